@@ -1,0 +1,136 @@
+import ipaddr from "ipaddr.js";
+import { secureEqual } from "../../platform/secure-compare.js";
+import { forbidden, unauthorized } from "../errors.js";
+import type { Project } from "../projects/project.js";
+import type { ProjectRegistry } from "../projects/registry.js";
+import type { ApiKey } from "./api-key.js";
+import type { AuthPolicy } from "./policies.js";
+import { type TokenRecord, tokenState } from "./token-store.js";
+
+/** The credentials a request carried, as read from its headers, and where it came from. */
+export interface Credentials {
+  appId?: string | undefined;
+  appToken?: string | undefined;
+  /** The raw Authorization header. */
+  authorization?: string | undefined;
+  /** The raw X-Service-OAuth header. */
+  serviceOAuth?: string | undefined;
+  ip?: string | undefined;
+}
+
+export interface AuthContext {
+  project: Project;
+  key?: ApiKey;
+  token?: TokenRecord;
+}
+
+const INVALID_KEY_PAIR = "Invalid X-App-Id or X-App-Token";
+/** Compared against when the app id is unknown, so an unknown id costs the same time as a wrong secret. */
+const DUMMY_SECRET = "0".repeat(64);
+
+function verifyKeyPair(registry: ProjectRegistry, appId: string, appToken: string) {
+  const project = registry.projectForAppId(appId);
+  const key = project?.apiKeys.find(appId);
+  const matches = secureEqual(key?.app_token ?? DUMMY_SECRET, appToken);
+  // Unknown id, wrong secret and blocked key answer alike: the service never tells whether an app id exists.
+  if (!project || !key || !matches || key.status !== "ACTIVE") throw unauthorized(INVALID_KEY_PAIR);
+  return { project, key };
+}
+
+/** The token from `Bearer <token>`; X-Service-OAuth may also carry it bare. */
+function bearerValue(header: string, bareAllowed: boolean): string {
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
+  if (match?.[1]) return match[1];
+  if (bareAllowed && /^\S+$/.test(header.trim()) && header.trim() !== "") return header.trim();
+  throw unauthorized("The access token must be sent as 'Bearer <token>'");
+}
+
+function verifyToken(registry: ProjectRegistry, accessToken: string) {
+  const project = registry.projectForToken(accessToken);
+  const token = project?.tokens.find(accessToken);
+  if (!project || !token) throw unauthorized("Invalid access token");
+  const state = tokenState(token, project.clock.now());
+  if (state === "expired") throw unauthorized("The access token has expired");
+  if (state === "revoked")
+    throw unauthorized("The access token is no longer valid: its API key was blocked or deleted");
+  return { project, token };
+}
+
+export function ipAllowed(ip: string | undefined, allowlist: readonly string[]): boolean {
+  if (allowlist.length === 0) return true;
+  if (!ip || !ipaddr.isValid(ip)) return false;
+  const address = ipaddr.process(ip);
+  return allowlist.some((entry) => {
+    const [range, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), -1];
+    if (range.kind() !== address.kind()) return false;
+    return bits === -1 ? range.toString() === address.toString() : address.match([range, bits] as never);
+  });
+}
+
+function missingCredentials(policy: AuthPolicy): string {
+  if (!policy.acceptsToken) return "Missing X-App-Id and X-App-Token headers";
+  const tokenHeader = policy.acceptsServiceOAuth ? "Authorization or X-Service-OAuth" : "Authorization";
+  return `Missing credentials: send X-App-Id and X-App-Token headers, or an OAuth token in the ${tokenHeader} header`;
+}
+
+/**
+ * Decides who is calling, or refuses with the service's 401/403. Every credential the request carries must be
+ * valid and all must belong to one project; then the operation's own rule (v2 strictness, scope, IP allow-list).
+ */
+export function authenticate(
+  registry: ProjectRegistry,
+  credentials: Credentials,
+  policy: AuthPolicy,
+): AuthContext {
+  const { appId, appToken } = credentials;
+  if (appId !== undefined && appToken === undefined) throw unauthorized("Missing X-App-Token header");
+  if (appId === undefined && appToken !== undefined) throw unauthorized("Missing X-App-Id header");
+
+  const pair =
+    appId !== undefined && appToken !== undefined ? verifyKeyPair(registry, appId, appToken) : undefined;
+
+  let tokenHeader: string | undefined;
+  if (policy.acceptsToken) {
+    if (credentials.authorization !== undefined) tokenHeader = bearerValue(credentials.authorization, false);
+    else if (policy.acceptsServiceOAuth && credentials.serviceOAuth !== undefined)
+      tokenHeader = bearerValue(credentials.serviceOAuth, true);
+  }
+  const bearer = tokenHeader !== undefined ? verifyToken(registry, tokenHeader) : undefined;
+
+  const project = pair?.project ?? bearer?.project;
+  if (!project) throw unauthorized(missingCredentials(policy));
+  if (pair && bearer && pair.project !== bearer.project)
+    throw unauthorized("The access token and the X-App-Id belong to different projects");
+
+  if (policy.v2 && project.effectiveSettings(registry.defaults).v2AuthMode === "strict") {
+    if (!bearer)
+      throw unauthorized(
+        "Missing Authorization header: v2 operations need 'Bearer <token>' and the key pair",
+      );
+    if (!pair)
+      throw unauthorized("Missing X-App-Id and X-App-Token headers: v2 operations need them with the token");
+  }
+
+  const allowlist = pair?.key.ip_allowlist ?? bearer?.token.ipAllowlist ?? [];
+  const tokenAllowlist = bearer?.token.ipAllowlist ?? [];
+  if (!ipAllowed(credentials.ip, allowlist) || !ipAllowed(credentials.ip, tokenAllowlist))
+    throw forbidden(
+      `Requests from ${credentials.ip ?? "an unknown address"} are not allowed for this API key`,
+    );
+
+  if (policy.scopes.length > 0) {
+    if (bearer && !bearer.token.scope.some((scope) => policy.scopes.includes(scope)))
+      throw forbidden(
+        `The access token's scope (${bearer.token.scope.join(" ")}) does not allow this call; it needs ${policy.scopes.join(" or ")}`,
+      );
+    if (pair && !pair.key.permissions.some((scope) => policy.scopes.includes(scope)))
+      throw forbidden(
+        `The API key's permissions do not allow this call; it needs ${policy.scopes.join(" or ")}`,
+      );
+  }
+
+  const context: AuthContext = { project };
+  if (pair) context.key = pair.key;
+  if (bearer) context.token = bearer.token;
+  return context;
+}

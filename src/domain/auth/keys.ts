@@ -1,0 +1,66 @@
+import { v4 as uuidv4 } from "uuid";
+import type { Project } from "../projects/project.js";
+import type { ProjectRegistry } from "../projects/registry.js";
+import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
+
+/**
+ * The API key lifecycle of the spec's token rules, as store operations (the control API exposes them):
+ * a blocked or deleted key stops at once, and its tokens stop after the project's grace period; a regenerated
+ * secret replaces the old one at once and leaves the tokens working.
+ */
+
+export interface NewKey {
+  app_id?: string;
+  app_token?: string;
+  name?: string;
+  permissions?: string[];
+  ip_allowlist?: string[];
+}
+
+export function createKey(registry: ProjectRegistry, project: Project, input: NewKey = {}): ApiKey {
+  const parsed = apiKeySchema.parse({
+    ...input,
+    // The service's app ids and secrets are UUIDs; v4 draws 122 bits from the CSPRNG.
+    app_id: input.app_id ?? uuidv4(),
+    app_token: input.app_token ?? uuidv4(),
+  });
+  const key = toApiKey(parsed);
+  registry.indexAppId(key.app_id, project);
+  project.apiKeys.put(key);
+  return key;
+}
+
+function graceEnd(registry: ProjectRegistry, project: Project): number {
+  return project.clock.now() + project.effectiveSettings(registry.defaults).tokenGraceSeconds * 1000;
+}
+
+export function blockKey(registry: ProjectRegistry, project: Project, appId: string): ApiKey {
+  const key = project.apiKeys.get(appId);
+  if (key.status !== "BLOCKED") {
+    key.status = "BLOCKED";
+    key.blocked_at = project.clock.iso();
+    project.tokens.revokeForKey(appId, graceEnd(registry, project));
+  }
+  return key;
+}
+
+/** Unblocking lets the key authenticate and issue tokens again; tokens the block revoked stay revoked. */
+export function unblockKey(project: Project, appId: string): ApiKey {
+  const key = project.apiKeys.get(appId);
+  key.status = "ACTIVE";
+  key.blocked_at = null;
+  return key;
+}
+
+export function deleteKey(registry: ProjectRegistry, project: Project, appId: string): void {
+  project.apiKeys.get(appId);
+  project.tokens.revokeForKey(appId, graceEnd(registry, project));
+  project.apiKeys.delete(appId);
+  registry.unindexAppId(appId);
+}
+
+export function regenerateKey(project: Project, appId: string): ApiKey {
+  const key = project.apiKeys.get(appId);
+  key.app_token = uuidv4();
+  return key;
+}

@@ -1,0 +1,158 @@
+/**
+ * The service's error object and every error this emulator raises. Message texts live here and nowhere else so
+ * that the wording the real service uses is written once (stripe-mock keeps its messages in one block the same way).
+ */
+export interface ErrorBody {
+  code: number;
+  key: string;
+  message: string;
+  details?: string;
+  request_id?: string;
+  resource_id?: string;
+  resource_type?: string;
+  [extra: string]: unknown;
+}
+
+export interface ApiErrorInit {
+  details?: string;
+  resourceId?: string;
+  resourceType?: string;
+  /** Fields the real service adds for some errors, such as `related_object_ids` on `resource_in_use`. */
+  extra?: Record<string, unknown>;
+  /** Response headers that belong to the error, such as `Allow` on 405. */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly key: string;
+  readonly details: string | undefined;
+  readonly resourceId: string | undefined;
+  readonly resourceType: string | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, key: string, message: string, init: ApiErrorInit = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.key = key;
+    this.details = init.details;
+    this.resourceId = init.resourceId;
+    this.resourceType = init.resourceType;
+    this.extra = init.extra;
+    this.headers = init.headers;
+  }
+
+  toBody(requestId: string): ErrorBody {
+    const body: ErrorBody = { code: this.status, key: this.key, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    body.request_id = requestId;
+    if (this.resourceId !== undefined) body.resource_id = this.resourceId;
+    if (this.resourceType !== undefined) body.resource_type = this.resourceType;
+    if (this.extra) Object.assign(body, this.extra);
+    return body;
+  }
+}
+
+export type ResourceType =
+  | "api_key"
+  | "earning_rule"
+  | "event_schema"
+  | "event"
+  | "segment"
+  | "tier"
+  | "campaign"
+  | "voucher"
+  | "customer"
+  | "location"
+  | "publication"
+  | "vl_tier_structure"
+  | "vl_incentive"
+  | "vl_segment";
+
+export function notFound(resourceType: ResourceType, id: string): ApiError {
+  return new ApiError(404, "not_found", "Resource not found", {
+    details: `Cannot find ${resourceType} with id ${id}`,
+    resourceId: id,
+    resourceType,
+  });
+}
+
+export function routeNotFound(method: string, path: string): ApiError {
+  return new ApiError(404, "not_found", "Resource not found", {
+    details: `Cannot ${method} ${path}: no such endpoint`,
+  });
+}
+
+export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+  return new ApiError(405, "method_not_allowed", "Method not allowed", {
+    details: `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
+    headers: { Allow: allowed.join(", ") },
+  });
+}
+
+export function invalidPayload(details: string): ApiError {
+  return new ApiError(400, "invalid_payload", "Invalid payload", { details });
+}
+
+export function unsupportedMediaType(contentType: string, expected: string): ApiError {
+  return new ApiError(415, "unsupported_media_type", "Unsupported media type", {
+    details: `Content-Type '${contentType}' is not supported; send ${expected}`,
+  });
+}
+
+export function payloadTooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, "payload_too_large", "Payload too large", {
+    details: `Request body exceeds the limit of ${limitBytes} bytes`,
+  });
+}
+
+export function unauthorized(details: string): ApiError {
+  return new ApiError(401, "unauthorized", "Unauthorized", { details });
+}
+
+export function forbidden(details: string): ApiError {
+  return new ApiError(403, "forbidden", "Forbidden", { details });
+}
+
+export function invalidGrantType(): ApiError {
+  return new ApiError(400, "invalid_grant_type", "Invalid grant_type", {
+    details: "grant_type must be client_credentials",
+  });
+}
+
+export function invalidScope(offending: readonly string[]): ApiError {
+  const values = offending.join(" ");
+  return new ApiError(400, "invalid_scope", `Invalid scope: ${values}`, {
+    details: offending.length === 0 ? "scope is required" : `Scope values not allowed: ${values}`,
+  });
+}
+
+export function tokenLimitReached(limit: number): ApiError {
+  return new ApiError(429, "token_limit_reached", "Token limit reached", {
+    details: `A project may hold at most ${limit} unexpired OAuth tokens`,
+  });
+}
+
+export function internalError(): ApiError {
+  return new ApiError(500, "internal_error", "Internal Server Error", {
+    details: "The emulator hit an unexpected condition; the server log has the request id",
+  });
+}
+
+/** Statuses that reach the error middleware from Express or its body parser carry no key of ours. */
+export function fromHttpStatus(status: number, details: string): ApiError {
+  switch (status) {
+    case 400:
+      return new ApiError(400, "bad_request", "Bad request", { details });
+    case 413:
+      return new ApiError(413, "payload_too_large", "Payload too large", { details });
+    case 415:
+      return new ApiError(415, "unsupported_media_type", "Unsupported media type", { details });
+    default:
+      return status >= 400 && status < 500
+        ? new ApiError(status, "bad_request", "Bad request", { details })
+        : internalError();
+  }
+}

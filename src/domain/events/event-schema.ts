@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { RecordStore } from "../record-store.js";
+import { idWithPrefix, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
+
+/** Property types of the service's metadata schemas that the emulator checks. */
+export const METADATA_TYPES = ["string", "number", "boolean", "date", "datetime", "object"] as const;
+
+export const eventSchemaSchema = z.strictObject({
+  id: idWithPrefix("ms"),
+  name: z.string().min(1).max(300),
+  schema: z.strictObject({
+    properties: z
+      .record(
+        z.string().min(1),
+        z.strictObject({
+          type: z.enum(METADATA_TYPES),
+          array: z.boolean().default(false),
+          optional: z.boolean().default(true),
+        }),
+      )
+      .default({}),
+  }),
+  created_at: timestamp,
+  updated_at: nullableTimestamp.default(null),
+  object: z.literal("custom-event-schema").default("custom-event-schema"),
+});
+
+export type EventSchema = z.output<typeof eventSchemaSchema>;
+
+/** The project's custom event definitions, found by event name. */
+export class EventSchemaStore extends RecordStore<EventSchema> {
+  readonly #byName = new Map<string, EventSchema>();
+
+  constructor(schemas: Iterable<EventSchema> = []) {
+    super("event_schema", schemas);
+    for (const schema of this.values()) this.#byName.set(schema.name, schema);
+  }
+
+  findByName(name: string): EventSchema | undefined {
+    return this.#byName.get(name);
+  }
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { RecordStore } from "../record-store.js";
+import { hexId, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
+
+/**
+ * Numeric fields every, value and balance accept integers up to the 64-bit range (spec, "Incentive"). A JSON number
+ * that large is a double: 2^63 is the nearest one to 2^63-1 and what the contract writes as its maximum. zod's
+ * .int() stops at 2^53, so integrality is checked on its own.
+ */
+const INT64_MAX = 2 ** 63;
+const bigInt = z.number().min(0).max(INT64_MAX).refine(Number.isInteger, "should be integer");
+const cardDefinitionId = z.string().regex(/^lcdef_[a-f0-9]+$/, "must match ^lcdef_[a-f0-9]+$");
+const productId = z.string().regex(/^prod_[a-f0-9]+/, "must match ^prod_[a-f0-9]+");
+const skuId = z.string().regex(/^sku_[a-f0-9]+/, "must match ^sku_[a-f0-9]+");
+const campaignId = z.string().regex(/^camp_[a-zA-Z0-9]+/, "must match ^camp_[a-zA-Z0-9]+");
+
+const every = z.strictObject({ every: bigInt.min(1), value: bigInt });
+const metadataEvery = z.strictObject({ every: bigInt.min(1), value: bigInt, property: z.string().min(1) });
+const applicableTo = z.strictObject({
+  type: z.enum(["product", "sku", "products_collection"]),
+  product: z.strictObject({ id: productId }).optional(),
+  sku: z.strictObject({ id: skuId }).optional(),
+  products_collection: z.strictObject({ id: z.string().regex(/^pc_[a-zA-Z0-9]+/) }).optional(),
+});
+const itemsEvery = z.strictObject({
+  every: bigInt.min(1),
+  value: bigInt,
+  applicable_to: z.array(applicableTo).min(1),
+});
+
+/** Which sub-object each calculation type needs (spec table under "Incentive"). */
+export const CALCULATION_PATHS = {
+  PRE_DISCOUNT_ORDER_AMOUNT: ["order", "amount"],
+  POST_DISCOUNT_ORDER_AMOUNT: ["order", "total_amount"],
+  ORDER_METADATA_VALUE: ["order", "metadata"],
+  CUSTOMER_METADATA_VALUE: ["customer", "metadata"],
+  PRE_DISCOUNT_ORDER_ITEMS_AMOUNT: ["order_items", "amount"],
+  POST_DISCOUNT_ORDER_ITEMS_AMOUNT: ["order_items", "subtotal_amount"],
+  ORDER_ITEMS_QUANTITY: ["order_items", "quantity"],
+} as const;
+
+type CalculationType = keyof typeof CALCULATION_PATHS;
+
+const pointsProportional = z
+  .strictObject({
+    calculation_type: z.enum(Object.keys(CALCULATION_PATHS) as [CalculationType, ...CalculationType[]]),
+    card_definition_id: cardDefinitionId,
+    order: z
+      .strictObject({
+        amount: every.optional(),
+        total_amount: every.optional(),
+        metadata: metadataEvery.optional(),
+      })
+      .optional(),
+    customer: z.strictObject({ metadata: metadataEvery }).optional(),
+    order_items: z
+      .strictObject({
+        amount: itemsEvery.optional(),
+        subtotal_amount: itemsEvery.optional(),
+        quantity: itemsEvery.optional(),
+      })
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    const [group, field] = CALCULATION_PATHS[value.calculation_type];
+    const holder = value[group] as Record<string, unknown> | undefined;
+    if (holder?.[field] === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [group, field],
+        message: `is required when calculation_type is ${value.calculation_type}`,
+      });
+  });
+
+function exactlyOne<T extends Record<string, unknown>>(keys: readonly (keyof T & string)[]) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    const present = keys.filter((key) => value[key] !== undefined && value[key] !== null);
+    if (present.length !== 1)
+      ctx.addIssue({ code: "custom", path: [], message: `must hold exactly one of ${keys.join(", ")}` });
+  };
+}
+
+const material = z
+  .strictObject({
+    type: z.enum(["PRODUCT", "SKU"]),
+    product: z.strictObject({ id: productId }).nullable().optional(),
+    sku: z.strictObject({ product_id: productId, id: skuId }).nullable().optional(),
+  })
+  .superRefine(exactlyOne(["product", "sku"]));
+
+const digital = z
+  .strictObject({
+    type: z.enum(["GIFT_VOUCHERS", "DISCOUNT_COUPONS"]),
+    discount_coupons: z.strictObject({ campaign_id: campaignId }).nullable().optional(),
+    gift_vouchers: z.strictObject({ campaign_id: campaignId, balance: bigInt }).nullable().optional(),
+  })
+  .superRefine(exactlyOne(["discount_coupons", "gift_vouchers"]));
+
+const DETAIL_BY_TYPE = {
+  POINTS: "points",
+  POINTS_PROPORTIONAL: "points_proportional",
+  MATERIAL: "material",
+  DIGITAL: "digital",
+} as const;
+
+export const incentiveSchema = z
+  .strictObject({
+    id: hexId("linc"),
+    name: z.string().min(1).max(200),
+    type: z.enum(["POINTS", "POINTS_PROPORTIONAL", "MATERIAL", "DIGITAL"]),
+    status: z.enum(["DRAFT", "ACTIVE", "DELETED"]),
+    stock: z.number().int().min(0).max(2_147_483_647),
+    points: z.strictObject({ value: bigInt, card_definition_id: cardDefinitionId }).optional(),
+    points_proportional: pointsProportional.optional(),
+    material: material.optional(),
+    digital: digital.optional(),
+    created_at: timestamp,
+    updated_at: nullableTimestamp.default(null),
+    object: z.literal("incentive").default("incentive"),
+  })
+  .superRefine((incentive, ctx) => {
+    // The type decides which detail object is present: that one, and no other.
+    for (const [type, field] of Object.entries(DETAIL_BY_TYPE)) {
+      const present = incentive[field] !== undefined;
+      if (type === incentive.type && !present)
+        ctx.addIssue({ code: "custom", path: [field], message: `is required when type is ${type}` });
+      if (type !== incentive.type && present)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `is not allowed when type is ${incentive.type}`,
+        });
+    }
+  });
+
+export type Incentive = z.output<typeof incentiveSchema>;
+
+export class IncentiveStore extends RecordStore<Incentive> {
+  constructor(incentives: Iterable<Incentive> = []) {
+    super("vl_incentive", incentives);
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { apiKeySchema } from "../auth/api-key.js";
+import { tokenSchema } from "../auth/token-store.js";
+import { campaignSchema } from "../campaigns/campaign.js";
+import { customerSchema } from "../customers/customer.js";
+import { earningRuleSchema } from "../earning-rules/earning-rule.js";
+import { recordedEventSchema } from "../events/event.js";
+import { eventSchemaSchema } from "../events/event-schema.js";
+import { incentiveSchema } from "../incentives/incentive.js";
+import { locationSchema } from "../locations/location.js";
+import { publicationSchema } from "../publications/publication.js";
+import { segmentSchema } from "../segments/segment.js";
+import { tierStructureSchema } from "../tiers/tier-structure.js";
+import { voucherSchema } from "../vouchers/voucher.js";
+import { checkReferences } from "./references.js";
+import { projectSettingsSchema } from "./settings.js";
+
+export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/**
+ * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the
+ * control API. The collections are the keys below; on disk each lives in a file of its own (see fixtures/README).
+ */
+export const projectDocumentSchema = z
+  .strictObject({
+    project: z.strictObject({
+      id: z.string().regex(PROJECT_ID, "must be 1-63 lowercase letters, digits, - or _"),
+      name: z.string().min(1).optional(),
+      settings: projectSettingsSchema.default({}),
+    }),
+    api_keys: z.array(apiKeySchema).default([]),
+    tokens: z.array(tokenSchema).default([]),
+    locations: z.array(locationSchema).default([]),
+    campaigns: z.array(campaignSchema).default([]),
+    vouchers: z.array(voucherSchema).default([]),
+    customers: z.array(customerSchema).default([]),
+    publications: z.array(publicationSchema).default([]),
+    segments: z.array(segmentSchema).default([]),
+    tier_structures: z.array(tierStructureSchema).default([]),
+    incentives: z.array(incentiveSchema).default([]),
+    earning_rules: z.array(earningRuleSchema).default([]),
+    event_schemas: z.array(eventSchemaSchema).default([]),
+    events: z.array(recordedEventSchema).default([]),
+  })
+  .superRefine(checkReferences);
+
+export type ProjectDocumentInput = z.input<typeof projectDocumentSchema>;
+export type ProjectDocument = z.output<typeof projectDocumentSchema>;
+
+/** The collections of a document, in the order the loader reads their files. */
+export const COLLECTIONS = [
+  "api_keys",
+  "tokens",
+  "locations",
+  "campaigns",
+  "customers",
+  "vouchers",
+  "publications",
+  "segments",
+  "tier_structures",
+  "incentives",
+  "earning_rules",
+  "event_schemas",
+  "events",
+] as const;
+
+export type CollectionName = (typeof COLLECTIONS)[number];

@@ -1,0 +1,90 @@
+import type { Clock } from "../../platform/clock.js";
+import { ProjectClock } from "../../platform/clock.js";
+import { ApiKeyStore, toApiKey } from "../auth/api-key.js";
+import { TokenStore, tokenFromInput } from "../auth/token-store.js";
+import { CampaignStore } from "../campaigns/campaign.js";
+import { CustomerStore } from "../customers/customer.js";
+import { EarningRuleStore } from "../earning-rules/earning-rule.js";
+import { EventStore } from "../events/event.js";
+import { EventSchemaStore } from "../events/event-schema.js";
+import { IncentiveStore } from "../incentives/incentive.js";
+import { LocationStore } from "../locations/location.js";
+import { PublicationStore } from "../publications/publication.js";
+import { SegmentStore } from "../segments/segment.js";
+import { TierStructureStore } from "../tiers/tier-structure.js";
+import { VoucherStore } from "../vouchers/voucher.js";
+import { completeVoucher } from "../vouchers/voucher-view.js";
+import type { ProjectDocument } from "./project-document.js";
+import type { ProjectDefaults, ProjectSettings } from "./settings.js";
+
+/**
+ * One tenant: every resource the emulator keeps belongs to exactly one project, held in that project's stores,
+ * with that project's clock. A project is built from a validated document and owns a deep copy of it, so the
+ * fixtures it came from stay untouched and a reset can build it again.
+ */
+export class Project {
+  readonly id: string;
+  readonly name: string;
+  readonly clock: ProjectClock;
+  settings: ProjectSettings;
+
+  readonly apiKeys: ApiKeyStore;
+  readonly tokens: TokenStore;
+  readonly locations: LocationStore;
+  readonly campaigns: CampaignStore;
+  readonly vouchers: VoucherStore;
+  readonly customers: CustomerStore;
+  readonly publications: PublicationStore;
+  readonly segments: SegmentStore;
+  readonly tierStructures: TierStructureStore;
+  readonly incentives: IncentiveStore;
+  readonly earningRules: EarningRuleStore;
+  readonly eventSchemas: EventSchemaStore;
+  readonly events: EventStore;
+
+  constructor(document: ProjectDocument, rootClock: Clock) {
+    const doc = structuredClone(document);
+    this.id = doc.project.id;
+    this.name = doc.project.name ?? doc.project.id;
+    this.settings = doc.project.settings;
+    this.clock = new ProjectClock(rootClock);
+
+    this.apiKeys = new ApiKeyStore(doc.api_keys.map(toApiKey));
+    this.tokens = new TokenStore(doc.tokens.map(tokenFromInput));
+    this.locations = new LocationStore(doc.locations);
+    this.campaigns = new CampaignStore(doc.campaigns);
+    this.customers = new CustomerStore(doc.customers);
+    this.publications = new PublicationStore(doc.publications);
+    this.vouchers = new VoucherStore(this.#completeVouchers(doc));
+    this.segments = new SegmentStore(doc.segments);
+    this.tierStructures = new TierStructureStore(
+      doc.tier_structures.map((structure) => ({
+        ...structure,
+        tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
+      })),
+    );
+    this.incentives = new IncentiveStore(doc.incentives);
+    this.earningRules = new EarningRuleStore(doc.earning_rules);
+    this.eventSchemas = new EventSchemaStore(doc.event_schemas);
+    this.events = new EventStore(doc.events);
+  }
+
+  /** The settings in force: the project's own where it has them, the server's defaults elsewhere. */
+  effectiveSettings(defaults: ProjectDefaults): ProjectDefaults {
+    return {
+      v2AuthMode: this.settings.v2_auth_mode ?? defaults.v2AuthMode,
+      tokenGraceSeconds: this.settings.token_grace_seconds ?? defaults.tokenGraceSeconds,
+    };
+  }
+
+  /** A card held by a customer counts one publication even when the fixture lists none. */
+  #completeVouchers(doc: ProjectDocument) {
+    const published = new Map<string, number>();
+    for (const publication of doc.publications)
+      published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
+    return doc.vouchers.map((voucher) => {
+      const count = published.get(voucher.id) ?? (voucher.holder_id ? 1 : 0);
+      return completeVoucher(voucher, this.campaigns.get(voucher.campaign_id), count);
+    });
+  }
+}

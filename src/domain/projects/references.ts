@@ -1,0 +1,148 @@
+import type { z } from "zod";
+
+type Ctx = z.RefinementCtx;
+type Path = (string | number)[];
+
+interface Doc {
+  api_keys: { app_id: string }[];
+  locations: { id: string }[];
+  campaigns: { id: string; name: string }[];
+  vouchers: { id: string; code: string; campaign_id: string; holder_id?: string | null | undefined }[];
+  customers: { id: string; source_id: string | null }[];
+  publications: {
+    id: string;
+    customer_id: string;
+    campaign_id: string;
+    voucher_id: string;
+    source_id: string | null;
+  }[];
+  segments: { id: string; customer_ids: string[] }[];
+  tier_structures: {
+    id: string;
+    tiers: {
+      id: string;
+      tier_structure_id?: string | undefined;
+      qualification_rules: { type: string; min_value?: number; max_value?: number; segment?: { id: string } };
+    }[];
+  }[];
+  incentives: { id: string }[];
+  earning_rules: { id: string; campaign_id: string; event: string; incentive_id: string | null }[];
+  event_schemas: { id: string; name: string }[];
+  events: { id: string; customer_id: string }[];
+}
+
+function issue(ctx: Ctx, path: Path, message: string): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
+/** Reports every value of `field` that occurs twice in a collection. */
+function unique<T>(ctx: Ctx, collection: string, items: T[], field: keyof T & string): void {
+  const seen = new Set<unknown>();
+  items.forEach((item, index) => {
+    const value = item[field];
+    if (value === null || value === undefined) return;
+    if (seen.has(value)) issue(ctx, [collection, index, field], `duplicate ${field} ${String(value)}`);
+    seen.add(value);
+  });
+}
+
+function mustExist(
+  ctx: Ctx,
+  ids: Set<string>,
+  id: string | null | undefined,
+  path: Path,
+  what: string,
+): void {
+  if (id !== null && id !== undefined && !ids.has(id))
+    issue(ctx, path, `no ${what} with id ${id} in this project`);
+}
+
+/** Closed and open-ended point ranges overlap when neither ends before the other begins. */
+function overlaps(a: { min: number; max: number }, b: { min: number; max: number }): boolean {
+  return a.min <= b.max && b.min <= a.max;
+}
+
+/**
+ * Checks that a project document hangs together: ids unique, every reference pointing at something in the same
+ * project, tier ranges disjoint. The loader reports each problem with its JSON path, like a schema error.
+ */
+export function checkReferences(doc: Doc, ctx: Ctx): void {
+  unique(ctx, "api_keys", doc.api_keys, "app_id");
+  for (const name of [
+    "locations",
+    "campaigns",
+    "vouchers",
+    "customers",
+    "publications",
+    "segments",
+    "tier_structures",
+    "incentives",
+    "earning_rules",
+    "event_schemas",
+    "events",
+  ] as const) {
+    unique(ctx, name, doc[name] as { id: string }[], "id");
+  }
+  unique(ctx, "campaigns", doc.campaigns, "name");
+  unique(ctx, "vouchers", doc.vouchers, "code");
+  unique(ctx, "customers", doc.customers, "source_id");
+  unique(ctx, "publications", doc.publications, "source_id");
+  unique(ctx, "event_schemas", doc.event_schemas, "name");
+
+  const ids = (items: { id: string }[]) => new Set(items.map((item) => item.id));
+  const campaigns = ids(doc.campaigns);
+  const customers = ids(doc.customers);
+  const vouchers = ids(doc.vouchers);
+  const segments = ids(doc.segments);
+  const incentives = ids(doc.incentives);
+  const eventNames = new Set(doc.event_schemas.map((schema) => schema.name));
+
+  doc.vouchers.forEach((voucher, i) => {
+    mustExist(ctx, campaigns, voucher.campaign_id, ["vouchers", i, "campaign_id"], "campaign");
+    mustExist(ctx, customers, voucher.holder_id, ["vouchers", i, "holder_id"], "customer");
+  });
+  doc.publications.forEach((publication, i) => {
+    mustExist(ctx, customers, publication.customer_id, ["publications", i, "customer_id"], "customer");
+    mustExist(ctx, campaigns, publication.campaign_id, ["publications", i, "campaign_id"], "campaign");
+    mustExist(ctx, vouchers, publication.voucher_id, ["publications", i, "voucher_id"], "voucher");
+  });
+  doc.segments.forEach((segment, i) => {
+    segment.customer_ids.forEach((id, j) => {
+      mustExist(ctx, customers, id, ["segments", i, "customer_ids", j], "customer");
+    });
+  });
+  doc.tier_structures.forEach((structure, i) => {
+    const ranges: { min: number; max: number; index: number }[] = [];
+    structure.tiers.forEach((tier, j) => {
+      const path: Path = ["tier_structures", i, "tiers", j];
+      if (tier.tier_structure_id !== undefined && tier.tier_structure_id !== structure.id)
+        issue(
+          ctx,
+          [...path, "tier_structure_id"],
+          `must be ${structure.id}, the structure that holds the tier`,
+        );
+      const rules = tier.qualification_rules;
+      mustExist(
+        ctx,
+        segments,
+        rules.segment?.id,
+        [...path, "qualification_rules", "segment", "id"],
+        "segment",
+      );
+      if (rules.type !== "POINTS" || rules.min_value === undefined) return;
+      const range = { min: rules.min_value, max: rules.max_value ?? Number.POSITIVE_INFINITY, index: j };
+      const clash = ranges.find((other) => overlaps(other, range));
+      if (clash) issue(ctx, [...path, "qualification_rules"], `overlaps the range of tier ${clash.index}`);
+      ranges.push(range);
+    });
+  });
+  doc.earning_rules.forEach((rule, i) => {
+    mustExist(ctx, campaigns, rule.campaign_id, ["earning_rules", i, "campaign_id"], "campaign");
+    mustExist(ctx, incentives, rule.incentive_id, ["earning_rules", i, "incentive_id"], "incentive");
+    if (!eventNames.has(rule.event))
+      issue(ctx, ["earning_rules", i, "event"], `no custom event named ${rule.event} in event_schemas`);
+  });
+  doc.events.forEach((event, i) => {
+    mustExist(ctx, customers, event.customer_id, ["events", i, "customer_id"], "customer");
+  });
+}

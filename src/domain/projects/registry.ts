@@ -1,0 +1,116 @@
+import type { Clock } from "../../platform/clock.js";
+import { ApiError } from "../errors.js";
+import { Project } from "./project.js";
+import type { ProjectDocument } from "./project-document.js";
+import { DEFAULT_PROJECT_DEFAULTS, type ProjectDefaults } from "./settings.js";
+
+export function projectNotFound(id: string): ApiError {
+  return new ApiError(404, "not_found", "Resource not found", {
+    details: `Cannot find project with id ${id}`,
+    resourceId: id,
+    resourceType: "project",
+  });
+}
+
+function conflict(details: string): ApiError {
+  return new ApiError(409, "conflict", "Conflict", { details });
+}
+
+/**
+ * All projects of the server, and the two indexes that find a project from a credential: app id to project and
+ * access token to project. The indexes are the only state shared between projects.
+ */
+export class ProjectRegistry {
+  readonly clock: Clock;
+  readonly defaults: ProjectDefaults;
+  readonly #projects = new Map<string, Project>();
+  readonly #fixtures = new Map<string, ProjectDocument>();
+  readonly #projectByAppId = new Map<string, Project>();
+  readonly #projectByToken = new Map<string, Project>();
+
+  constructor(options: { clock: Clock; defaults?: Partial<ProjectDefaults>; documents?: ProjectDocument[] }) {
+    this.clock = options.clock;
+    this.defaults = { ...DEFAULT_PROJECT_DEFAULTS, ...options.defaults };
+    for (const document of options.documents ?? []) this.add(document);
+  }
+
+  /** Adds a project built from a validated document; the document is kept as the project's fixtures for reset. */
+  add(document: ProjectDocument): Project {
+    const id = document.project.id;
+    if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
+    for (const key of document.api_keys)
+      if (this.#projectByAppId.has(key.app_id))
+        throw conflict(`App id ${key.app_id} is used by another project`);
+    const project = new Project(document, this.clock);
+    this.#fixtures.set(id, structuredClone(document));
+    this.#install(project);
+    return project;
+  }
+
+  get(id: string): Project {
+    const project = this.#projects.get(id);
+    if (!project) throw projectNotFound(id);
+    return project;
+  }
+
+  list(): Project[] {
+    return [...this.#projects.values()];
+  }
+
+  remove(id: string): void {
+    this.#uninstall(this.get(id));
+    this.#fixtures.delete(id);
+  }
+
+  /** Puts a project back to its fixtures: its data, keys, tokens and clock. */
+  reset(id: string): Project {
+    const fixtures = this.#fixtures.get(id);
+    if (!fixtures) throw projectNotFound(id);
+    this.#uninstall(this.get(id));
+    const project = new Project(fixtures, this.clock);
+    this.#install(project);
+    return project;
+  }
+
+  resetAll(): void {
+    for (const id of [...this.#projects.keys()]) this.reset(id);
+  }
+
+  projectForAppId(appId: string): Project | undefined {
+    return this.#projectByAppId.get(appId);
+  }
+
+  projectForToken(accessToken: string): Project | undefined {
+    return this.#projectByToken.get(accessToken);
+  }
+
+  indexAppId(appId: string, project: Project): void {
+    const owner = this.#projectByAppId.get(appId);
+    if (owner && owner !== project) throw conflict(`App id ${appId} is used by another project`);
+    this.#projectByAppId.set(appId, project);
+  }
+
+  unindexAppId(appId: string): void {
+    this.#projectByAppId.delete(appId);
+  }
+
+  indexToken(accessToken: string, project: Project): void {
+    this.#projectByToken.set(accessToken, project);
+  }
+
+  unindexTokens(accessTokens: Iterable<string>): void {
+    for (const token of accessTokens) this.#projectByToken.delete(token);
+  }
+
+  #install(project: Project): void {
+    this.#projects.set(project.id, project);
+    for (const key of project.apiKeys.values()) this.#projectByAppId.set(key.app_id, project);
+    for (const token of project.tokens.list()) this.#projectByToken.set(token.accessToken, project);
+  }
+
+  #uninstall(project: Project): void {
+    this.#projects.delete(project.id);
+    for (const key of project.apiKeys.values()) this.#projectByAppId.delete(key.app_id);
+    this.unindexTokens(project.tokens.list().map((token) => token.accessToken));
+  }
+}

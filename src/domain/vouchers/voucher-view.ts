@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto";
+import type { Campaign } from "../campaigns/campaign.js";
+import type { Voucher, VoucherInput } from "./voucher.js";
+
+/** Where the emulator says a voucher's QR and barcode images live; the real service links to its asset host. */
+export const DEFAULT_ASSETS_BASE_URL = "https://assets.loyalty-mock.invalid";
+
+/**
+ * The service identifies asset images by an encrypted form of the code (ids begin `U2FsdGVkX1`, the salted-cipher
+ * header). The emulator keeps the look and makes the id a stable digest, so the same code always has the same id.
+ */
+function assetId(code: string, kind: "qr" | "barcode"): string {
+  return `U2FsdGVkX1${createHash("sha256").update(`${kind}:${code}`).digest("base64url").slice(0, 32)}`;
+}
+
+export function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BASE_URL): Voucher["assets"] {
+  const qr = assetId(code, "qr");
+  const barcode = assetId(code, "barcode");
+  return {
+    qr: { id: qr, url: `${baseUrl}/api/v1/assets/qr/${qr}` },
+    barcode: { id: barcode, url: `${baseUrl}/api/v1/assets/barcode/${barcode}` },
+  };
+}
+
+/** Fills in the parts of a voucher that follow from the rest, keeping any the fixture spelled out. */
+export function completeVoucher(input: VoucherInput, campaign: Campaign, publishCount: number): Voucher {
+  const code = encodeURIComponent(input.code);
+  return {
+    ...input,
+    campaign: input.campaign ?? campaign.name,
+    category: input.category !== undefined ? input.category : campaign.category,
+    category_id: input.category_id !== undefined ? input.category_id : campaign.category_id,
+    categories: input.categories ?? campaign.categories,
+    assets: input.assets ?? voucherAssets(input.code),
+    redemption: input.redemption ?? {
+      quantity: null,
+      redeemed_quantity: 0,
+      redeemed_points: 0,
+      object: "list",
+      url: `/v1/vouchers/${code}/redemptions?page=1&limit=10`,
+    },
+    publish: input.publish ?? {
+      object: "list",
+      count: publishCount,
+      url: `/v1/vouchers/${code}/publications?page=1&limit=10`,
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import express, { type Express } from "express";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { requestId } from "../platform/ids.js";
+import { silentLogger } from "../platform/logger.js";
+import { errorHandler, unknownRoute } from "./error-handler.js";
+import { v1Router } from "./v1/router.js";
+import { v2Router } from "./v2/router.js";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  registry: ProjectRegistry;
+  logger?: Logger;
+  /** Largest request body accepted, in bytes (413 above it). */
+  bodyLimit?: number;
+  /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
+  trustProxy?: boolean | string | number;
+}
+
+/**
+ * Builds the emulator's Express app over a registry of projects. It never listens: the entry point, the library
+ * and the tests decide where it runs.
+ */
+export function createApp(deps: AppDeps): Express {
+  const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = baseApp(deps);
+  app.use("/v1", v1Router({ registry: deps.registry, bodyLimit }));
+  app.use("/v2", v2Router({ registry: deps.registry, bodyLimit }));
+  return finishApp(app, bodyLimit);
+}
+
+/** The Express app with its settings and request logging (and request ids), before any route. */
+export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
+  const app = express();
+  // Headers the real service does not send and that cost time on every response.
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", deps.trustProxy ?? false);
+  app.use(
+    pinoHttp({
+      logger: deps.logger ?? silentLogger,
+      // The service's request ids: in every error body and in X-Request-Id. An incoming X-Request-Id is logged
+      // (req.headers) but never reused, so ids stay unique and in the service's format.
+      genReqId: (_req, res) => {
+        const id = requestId();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => {
+        if (error || res.statusCode >= 500) return "error";
+        if (res.statusCode >= 400) return "warn";
+        return "info";
+      },
+    }),
+  );
+  return app;
+}
+
+/** After the routes: unknown paths become 404 and every error becomes the service's error object. */
+export function finishApp(app: Express, bodyLimit: number = DEFAULT_BODY_LIMIT): Express {
+  app.use(unknownRoute);
+  app.use(errorHandler(bodyLimit));
+  return app;
+}

@@ -1,0 +1,49 @@
+import express, { type Request, type RequestHandler } from "express";
+import { invalidPayload, unsupportedMediaType } from "../domain/errors.js";
+
+const JSON_TYPES = ["application/json", "application/*+json"];
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** A request has a body when it says so: chunked, or a positive length. `Content-Length: 0` is no body. */
+export function hasBody(req: Request): boolean {
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  const length = Number(req.headers["content-length"]);
+  return Number.isFinite(length) && length > 0;
+}
+
+function chain(...handlers: RequestHandler[]): RequestHandler[] {
+  return handlers;
+}
+
+/**
+ * JSON bodies: a body in any other type is 415; then body-parser reads at most `limit` bytes, objects and arrays
+ * only. Runs after authentication, so an unauthenticated caller learns nothing about the body.
+ */
+export function jsonBody(limit: number): RequestHandler[] {
+  const isJson = (req: Request) => Boolean(req.is(JSON_TYPES));
+  return chain(
+    (req, _res, next) => {
+      if (hasBody(req) && !isJson(req))
+        throw unsupportedMediaType(req.headers["content-type"] ?? "(none)", "application/json");
+      next();
+    },
+    express.json({ limit, strict: true, type: JSON_TYPES }),
+  );
+}
+
+/**
+ * Form bodies for the token endpoint. The service answers another body type with 400 invalid_payload, not 415
+ * (FIDELITY.md, "POST /v1/oauth/token").
+ */
+export function formBody(limit: number): RequestHandler[] {
+  return chain(
+    (req, _res, next) => {
+      if (hasBody(req) && !req.is(FORM_TYPE))
+        throw invalidPayload(
+          `Request body must be ${FORM_TYPE}; Content-Type '${req.headers["content-type"] ?? "(none)"}' is not accepted`,
+        );
+      next();
+    },
+    express.urlencoded({ limit, extended: false, parameterLimit: 100, type: FORM_TYPE }),
+  );
+}

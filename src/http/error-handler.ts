@@ -1,0 +1,113 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { ZodError } from "zod";
+import {
+  ApiError,
+  fromHttpStatus,
+  internalError,
+  invalidPayload,
+  payloadTooLarge,
+  routeNotFound,
+} from "../domain/errors.js";
+import { describeIssue } from "../platform/validation-messages.js";
+import { requestIdOf } from "./context.js";
+
+/** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
+export class InputError extends Error {
+  readonly zodError: ZodError;
+  readonly input: unknown;
+
+  constructor(zodError: ZodError, input: unknown) {
+    super("invalid input");
+    this.zodError = zodError;
+    this.input = input;
+  }
+}
+
+interface HttpError extends Error {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  limit?: number;
+}
+
+/** Errors from Express, its router and body-parser, in the service's words. */
+function fromFrameworkError(error: HttpError, bodyLimit: number): ApiError {
+  switch (error.type) {
+    case "entity.parse.failed":
+      return invalidPayload(`Request body is not valid JSON: ${error.message}`);
+    case "entity.too.large":
+      return payloadTooLarge(error.limit ?? bodyLimit);
+    case "parameters.too.many":
+      return payloadTooLarge(error.limit ?? bodyLimit);
+    case "charset.unsupported":
+    case "encoding.unsupported":
+      return fromHttpStatus(415, error.message);
+    case "request.aborted":
+    case "request.size.invalid":
+      return fromHttpStatus(400, error.message);
+  }
+  const status = error.status ?? error.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    // The router's own 400 is a path segment it could not percent-decode.
+    const details =
+      error instanceof URIError || /decode/i.test(error.message)
+        ? "The request path is not validly percent-encoded"
+        : error.message;
+    return fromHttpStatus(status, details);
+  }
+  return internalError();
+}
+
+/** validate() parses `{ params, body }`; details speak of the body's properties or of the path parameter. */
+function fromInputError(error: InputError): ApiError {
+  const issue = error.zodError.issues[0];
+  if (!issue) return invalidPayload("Request is invalid");
+  const [section, ...rest] = issue.path;
+  const input = error.input as { params?: unknown; body?: unknown };
+  if (section === "params") {
+    const name = String(rest[0] ?? "");
+    const sentence = describeIssue({ ...issue, path: rest.slice(1) }, undefined).replace(
+      /^Request body /,
+      "",
+    );
+    return invalidPayload(`Path parameter ${name} ${sentence}`);
+  }
+  return invalidPayload(describeIssue({ ...issue, path: rest } as typeof issue, input.body));
+}
+
+export function toApiError(error: unknown, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof InputError) return fromInputError(error);
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    return invalidPayload(issue ? describeIssue(issue, undefined) : "Request is invalid");
+  }
+  if (error instanceof Error) return fromFrameworkError(error as HttpError, bodyLimit);
+  return internalError();
+}
+
+export function sendError(res: Response, error: ApiError, requestId: string): void {
+  if (error.headers) res.set(error.headers);
+  res.status(error.status).json(error.toBody(requestId));
+}
+
+/**
+ * The one place errors become responses. Anything not raised on purpose is a 500 in the service's shape, logged
+ * with its stack by pino-http (res.err); the client never sees a stack or an HTML page.
+ */
+export function errorHandler(bodyLimit: number): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const apiError = toApiError(error, bodyLimit);
+    if (apiError.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, apiError, requestIdOf(req));
+  };
+}
+
+/** Anything no route claimed. */
+export const unknownRoute: RequestHandler = (req) => {
+  throw routeNotFound(req.method, req.path);
+};

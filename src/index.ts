@@ -1,0 +1,10 @@
+/** The package's library surface: start a server from a test suite, or build the app yourself. */
+export { ApiError } from "./domain/errors.js";
+export { loadProjectDocuments } from "./domain/projects/load.js";
+export type { ProjectDocument, ProjectDocumentInput } from "./domain/projects/project-document.js";
+export { projectDocumentSchema } from "./domain/projects/project-document.js";
+export { ProjectRegistry } from "./domain/projects/registry.js";
+export { type AppDeps, createApp } from "./http/app.js";
+export { type Clock, ManualClock, ProjectClock, systemClock } from "./platform/clock.js";
+export { DEFAULT_FIXTURES_DIR, FixtureError } from "./platform/fixtures.js";
+export { type RunningServer, type StartOptions, startServer } from "./server.js";

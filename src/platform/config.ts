@@ -1,0 +1,50 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { V2_AUTH_MODES } from "../domain/projects/settings.js";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** "true"/"false", a hop count, or Express's own names and address lists ("loopback", "10.0.0.0/8"). */
+const trustProxy = z.string().transform((value): boolean | number | string => {
+  if (value === "true") return true;
+  if (value === "false" || value === "") return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+});
+
+/** Every setting the server reads from its environment; README "Settings" and .env.example list the same. */
+export const configSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  FIXTURES_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024),
+  TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  V2_AUTH_MODE: z.enum(V2_AUTH_MODES).default("strict"),
+  TRUST_PROXY: trustProxy.default(false),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads the settings, refusing a bad value with the variable's name rather than starting half-configured. */
+export function readConfig(env: NodeJS.ProcessEnv): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = configSchema.safeParse(present);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  throw new ConfigError(`Invalid settings: ${problems.join("; ")}`);
+}
+
+/** Loads `.env` from the working directory when there is one; variables already set win over the file. */
+export function loadDotEnv(file = ".env"): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

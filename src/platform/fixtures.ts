@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { z } from "zod";
+import { describeIssue } from "./validation-messages.js";
+
+/** The fixtures shipped with the package: `<package root>/fixtures`, from src/ and from dist/ alike. */
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures", import.meta.url));
+
+/** A fixture that cannot be used; the message names the file and the JSON path of the problem. */
+export class FixtureError extends Error {
+  readonly file: string;
+  readonly jsonPath: string;
+
+  constructor(file: string, jsonPath: string, problem: string) {
+    super(`${file}: ${jsonPath}: ${problem}`);
+    this.name = "FixtureError";
+    this.file = file;
+    this.jsonPath = jsonPath;
+  }
+}
+
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  let out = "$";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (typeof segment === "string" && /^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+function readJson(file: string, shownAs: string): unknown {
+  const text = readFileSync(file, "utf8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? Number.NaN);
+    let where = "$";
+    if (!Number.isNaN(position)) {
+      const before = text.slice(0, position).split("\n");
+      where = `line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1}`;
+    }
+    throw new FixtureError(shownAs, where, `not valid JSON (${message})`);
+  }
+}
+
+/** The file a collection lives in inside a project folder: `tier_structures` in `tier-structures.json`. */
+export function collectionFile(collection: string): string {
+  return `${collection.replaceAll("_", "-")}.json`;
+}
+
+interface Source {
+  document: unknown;
+  /** Where a path into the document points: the file and the path inside that file. */
+  locate(path: readonly PropertyKey[]): { file: string; path: readonly PropertyKey[] };
+}
+
+function folderSource(dir: string, shownAs: string, collections: readonly string[]): Source {
+  const byFile = new Map(collections.map((name) => [collectionFile(name), name]));
+  const document: Record<string, unknown> = {};
+  for (const entry of readdirSync(dir).sort()) {
+    if (!entry.endsWith(".json")) continue;
+    const shown = join(shownAs, entry);
+    if (entry === "project.json") document.project = readJson(join(dir, entry), shown);
+    else {
+      const collection = byFile.get(entry);
+      if (!collection)
+        throw new FixtureError(
+          shown,
+          "$",
+          `unknown fixture file; expected project.json or one of ${[...byFile.keys()].join(", ")}`,
+        );
+      document[collection] = readJson(join(dir, entry), shown);
+    }
+  }
+  if (document.project === undefined)
+    throw new FixtureError(join(shownAs, "project.json"), "$", "missing file");
+  return {
+    document,
+    locate: (path) => {
+      const [head, ...rest] = path;
+      if (head === "project") return { file: join(shownAs, "project.json"), path: rest };
+      if (typeof head === "string" && collections.includes(head))
+        return { file: join(shownAs, collectionFile(head)), path: rest };
+      return { file: shownAs, path };
+    },
+  };
+}
+
+/**
+ * Reads every project of a fixtures folder: each sub-folder is one project (project.json and one file per
+ * collection), each top-level .json file one whole project document. Every document is validated with `schema`;
+ * the first problem stops the load with its file and JSON path.
+ */
+export function loadFixtures<S extends z.ZodType>(
+  dir: string,
+  schema: S,
+  collections: readonly string[],
+): z.output<S>[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch (error) {
+    throw new FixtureError(
+      dir,
+      "$",
+      `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  const documents: z.output<S>[] = [];
+  for (const entry of entries) {
+    const full = join(dir, entry);
+    const shownAs = relative(process.cwd(), full) || full;
+    let source: Source;
+    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections);
+    else if (entry.endsWith(".json"))
+      source = { document: readJson(full, shownAs), locate: (path) => ({ file: shownAs, path }) };
+    else continue;
+    documents.push(parseDocument(schema, source));
+  }
+  if (documents.length === 0)
+    throw new FixtureError(dir, "$", "no project found (expected sub-folders or .json files)");
+  return documents;
+}
+
+function parseDocument<S extends z.ZodType>(schema: S, source: Source): z.output<S> {
+  const result = schema.safeParse(source.document);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new FixtureError(source.locate([]).file, "$", "invalid");
+  // An unknown property is reported at its own path, so a typo points at itself.
+  const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+  const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
+  const problem =
+    unknownKey === undefined
+      ? describeIssue(issue, source.document).replace(/^(Property \S+|Request body) /, "")
+      : "unknown property; the fixture format has no such field";
+  const located = source.locate(path);
+  throw new FixtureError(located.file, formatJsonPath(located.path), problem);
+}

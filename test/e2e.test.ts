@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateAny } from "./helpers/contract.js";
+import { build, freePort, killGroup, launch, type Started, waitForHttp } from "./helpers/process.js";
+
+const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
+
+async function call(base: string, method: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}${path}`, { method, ...init });
+  const body = (await res.json()) as Record<string, unknown>;
+  validateAny(method, path, res.status, body);
+  return { status: res.status, body, headers: res.headers };
+}
+
+describe("the real server process (node dist/main.js) over the network", () => {
+  let server: Started;
+  let base: string;
+
+  beforeAll(async () => {
+    build();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = launch("node", ["dist/main.js"], { PORT: String(port), LOG_LEVEL: "info", FIXTURES_DIR: "" });
+    await waitForHttp(`${base}/`, server);
+  }, 60_000);
+
+  afterAll(() => killGroup(server, "SIGKILL"));
+
+  it("serves the quick-start location with the demo key pair", async () => {
+    const res = await call(base, "GET", "/v1/locations/loc_demo_circle", { headers: KEYS });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe("loc_demo_circle");
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("issues a token over a form body and accepts it on X-Service-OAuth", async () => {
+    const token = await call(base, "POST", "/v1/oauth/token", {
+      headers: { ...KEYS, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&scope=locations",
+    });
+    expect(token.status).toBe(200);
+    const res = await call(base, "GET", "/v1/locations/loc_demo_polygon", {
+      headers: { "X-Service-OAuth": String(token.body.access_token) },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers an unknown route with the error object", async () => {
+    const res = await call(base, "GET", "/v1/nothing-here");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({
+      code: 404,
+      key: "not_found",
+      request_id: res.headers.get("x-request-id"),
+    });
+  });
+
+  it("logs requests as JSON lines without the secrets", async () => {
+    await call(base, "GET", "/v1/locations/loc_demo_circle", {
+      headers: { ...KEYS, Authorization: "Bearer sekrit-token" },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = server.stdout().trim().split("\n");
+    expect(lines.some((line) => JSON.parse(line).msg?.startsWith("loyalty-mock listening on"))).toBe(true);
+    expect(server.stdout()).toContain('"x-app-token":"[redacted]"');
+    expect(server.stdout()).not.toContain("demo-app-token");
+    expect(server.stdout()).not.toContain("sekrit-token");
+  });
+
+  it("stops on SIGTERM with exit code 0", async () => {
+    killGroup(server, "SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("start-up failures say what is wrong", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a broken fixture stops the start with the file and the JSON path", async () => {
+    build();
+    const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-broken-"));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, "bad.json"),
+      JSON.stringify({ project: { id: "bad" }, locations: [{ id: "loc_x" }] }),
+    );
+    const started = launch("node", ["dist/main.js"], { FIXTURES_DIR: dir, PORT: "0" });
+    expect((await started.exited).code).toBe(1);
+    expect(started.stderr()).toMatch(
+      /loyalty-mock could not start\. FixtureError: .*bad\.json: \$\.locations\[0\]\.name: is required/,
+    );
+  });
+
+  it("a bad setting stops the start naming the variable", async () => {
+    build();
+    const started = launch("node", ["dist/main.js"], { PORT: "seventy" });
+    expect((await started.exited).code).toBe(1);
+    expect(started.stderr()).toMatch(/ConfigError: Invalid settings: PORT/);
+  });
+});
+
+describe("npm start, the quick start of the README", () => {
+  it("builds if needed and serves the default fixtures on PORT", async () => {
+    const port = await freePort();
+    const started = launch("npm", ["start", "--silent"], { PORT: String(port), LOG_LEVEL: "warn" });
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/`, started, 60_000);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/locations/loc_demo_circle`, { headers: KEYS });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { object: string }).object).toBe("location");
+    } finally {
+      killGroup(started, "SIGTERM");
+      await started.exited;
+    }
+  }, 90_000);
+});
