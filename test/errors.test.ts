@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import request from "supertest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { baseApp, finishApp } from "../src/http/app.js";
 import { requireAuth } from "../src/http/authenticate.js";
@@ -217,7 +217,10 @@ describe("error model for JSON bodies (probe route over the real middleware)", (
 
   it("accepts a valid body and hands the parsed input on", async () => {
     // The probe's success is no operation of the contract, so it skips send()'s contract check.
-    const res = await request(probe).post("/probe").set(DEMO_KEYS).send({ event: "e", customer: { source_id: "c" } });
+    const res = await request(probe)
+      .post("/probe")
+      .set(DEMO_KEYS)
+      .send({ event: "e", customer: { source_id: "c" } });
     expect(res.status).toBe(200);
     expect(res.body.input.body).toEqual({ event: "e", customer: { source_id: "c" } });
   });

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock, ProjectClock } from "../src/platform/clock.js";
+import { ConfigError, readConfig } from "../src/platform/config.js";
+import { requestId, secretToken, v1Id, v2Id } from "../src/platform/ids.js";
+import { secureEqual } from "../src/platform/secure-compare.js";
+
+describe("clocks", () => {
+  it("a project clock follows its root and moves on its own", () => {
+    const root = new ManualClock("2026-11-20T10:00:00.000Z");
+    const a = new ProjectClock(root);
+    const b = new ProjectClock(root);
+    a.advance(90);
+    expect(a.iso()).toBe("2026-11-20T10:01:30.000Z");
+    expect(b.iso()).toBe("2026-11-20T10:00:00.000Z");
+    root.advance(10);
+    expect(a.iso()).toBe("2026-11-20T10:01:40.000Z");
+    b.set("2030-01-01T00:00:00.000Z");
+    expect(b.iso()).toBe("2030-01-01T00:00:00.000Z");
+    root.advance(1);
+    expect(b.iso()).toBe("2030-01-01T00:00:01.000Z");
+  });
+});
+
+describe("ids", () => {
+  it("have the service's prefixes and bodies", () => {
+    expect(v1Id("cust")).toMatch(/^cust_[A-Za-z0-9]{24}$/);
+    expect(v2Id("lt")).toMatch(/^lt_[0-9a-f]{18}$/);
+    expect(requestId()).toMatch(/^v-[0-9a-f]{18}$/);
+    expect(secretToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("do not repeat", () => {
+    const ids = new Set(Array.from({ length: 10_000 }, () => v2Id("linc")));
+    expect(ids.size).toBe(10_000);
+  });
+});
+
+describe("secureEqual", () => {
+  it("compares secrets of any length", () => {
+    expect(secureEqual("demo-app-token", "demo-app-token")).toBe(true);
+    expect(secureEqual("demo-app-token", "demo-app-tokem")).toBe(false);
+    expect(secureEqual("short", "a much longer secret")).toBe(false);
+    expect(secureEqual("", "")).toBe(true);
+  });
+});
+
+describe("settings", () => {
+  it("has the documented defaults", () => {
+    expect(readConfig({})).toEqual({
+      HOST: "127.0.0.1",
+      PORT: 3000,
+      LOG_LEVEL: "info",
+      BODY_LIMIT_BYTES: 1_048_576,
+      TOKEN_GRACE_SECONDS: 60,
+      V2_AUTH_MODE: "strict",
+      TRUST_PROXY: false,
+    });
+  });
+
+  it("reads values, treating empty ones as unset", () => {
+    const config = readConfig({
+      PORT: "8080",
+      V2_AUTH_MODE: "either",
+      TRUST_PROXY: "loopback",
+      FIXTURES_DIR: "",
+      HOST: "",
+    });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      V2_AUTH_MODE: "either",
+      TRUST_PROXY: "loopback",
+      HOST: "127.0.0.1",
+    });
+    expect(config.FIXTURES_DIR).toBeUndefined();
+    expect(readConfig({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(readConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+  });
+
+  it("refuses a bad value naming the variable", () => {
+    expect(() => readConfig({ PORT: "70000" })).toThrow(ConfigError);
+    expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
+    expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+  });
+});
