@@ -73,6 +73,18 @@ describe("GET /v1/locations/{locationId}", () => {
     expect((await get("loc_other_circle", OTHER_KEYS)).status).toBe(200);
   });
 
+  it("answers on any host name, as clients point their cluster base URL at it", async () => {
+    for (const host of [
+      "api.voucherify.io",
+      "us1.api.voucherify.io",
+      "as1.download.voucherify.io",
+      "mock.local:3000",
+    ]) {
+      const res = await get("loc_demo_circle", { ...DEMO_KEYS, Host: host });
+      expect(res.status).toBe(200);
+    }
+  });
+
   it("ids with encoded characters are matched as decoded", async () => {
     const res = await get("loc%20with%20space");
     expectError(res, 404, { details: "Cannot find location with id loc with space" });

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock, ProjectClock } from "../src/platform/clock.js";
-import { ConfigError, readConfig } from "../src/platform/config.js";
+import { ConfigError, loadDotEnv, readConfig } from "../src/platform/config.js";
 import { requestId, secretToken, v1Id, v2Id } from "../src/platform/ids.js";
 import { secureEqual } from "../src/platform/secure-compare.js";
 
@@ -80,5 +83,24 @@ describe("settings", () => {
     expect(() => readConfig({ PORT: "70000" })).toThrow(ConfigError);
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+  });
+});
+
+describe(".env", () => {
+  it("fills in unset variables and never overrides the environment", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-env-"));
+    const file = join(dir, ".env");
+    writeFileSync(file, "LM_TEST_FROM_FILE=file\nLM_TEST_BOTH=file\n");
+    process.env.LM_TEST_BOTH = "environment";
+    try {
+      loadDotEnv(file);
+      expect(process.env.LM_TEST_FROM_FILE).toBe("file");
+      expect(process.env.LM_TEST_BOTH).toBe("environment");
+      expect(() => loadDotEnv(join(dir, "missing.env"))).not.toThrow();
+    } finally {
+      delete process.env.LM_TEST_FROM_FILE;
+      delete process.env.LM_TEST_BOTH;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
