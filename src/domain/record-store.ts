@@ -1,17 +1,35 @@
 import { notFound, type ResourceType } from "./errors.js";
 
+type KeyOf<T> = (record: T) => string | null | undefined;
+
 /**
- * The common ground of every resource store: records of one project, keyed by id, private to the store.
- * Stores are seeded through the constructor and never share a record with the fixtures they came from (the
- * project deep-copies its document before seeding), so a test can always build a fresh world.
+ * The common ground of every resource store: records of one project, keyed by id, private to the store, plus any
+ * unique secondary keys a resource is looked up by (a voucher's code, a customer's source_id). Stores are seeded
+ * through the constructor and never share a record with the fixtures they came from (the project deep-copies its
+ * document before seeding), so a test can always build a fresh world.
  */
 export class RecordStore<T extends { id: string }> {
   readonly #resourceType: ResourceType;
   readonly #records = new Map<string, T>();
+  readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T> }[] = [];
 
   constructor(resourceType: ResourceType, records: Iterable<T> = []) {
     this.#resourceType = resourceType;
     for (const record of records) this.#records.set(record.id, record);
+  }
+
+  /**
+   * Adds a unique secondary key and returns its lookup. Subclasses declare them as fields
+   * (`readonly findByCode = this.index((v) => v.code)`); records without the key are not indexed.
+   */
+  protected index(keyOf: KeyOf<T>): (key: string) => T | undefined {
+    const map = new Map<string, T>();
+    for (const record of this.#records.values()) {
+      const key = keyOf(record);
+      if (key) map.set(key, record);
+    }
+    this.#indexes.push({ keyOf, map });
+    return (key) => map.get(key);
   }
 
   /** The record with this id; a typed not-found error (404 in the service's shape) when there is none. */
@@ -37,17 +55,31 @@ export class RecordStore<T extends { id: string }> {
     return this.#records.size;
   }
 
-  /** Inserts or replaces a record. */
+  /** Inserts or replaces a record, keeping the secondary keys in step. */
   put(record: T): T {
+    this.#unindex(this.#records.get(record.id));
     this.#records.set(record.id, record);
+    for (const { keyOf, map } of this.#indexes) {
+      const key = keyOf(record);
+      if (key) map.set(key, record);
+    }
     return record;
   }
 
   delete(id: string): boolean {
+    this.#unindex(this.#records.get(id));
     return this.#records.delete(id);
   }
 
   values(): IterableIterator<T> {
     return this.#records.values();
+  }
+
+  #unindex(record: T | undefined): void {
+    if (!record) return;
+    for (const { keyOf, map } of this.#indexes) {
+      const key = keyOf(record);
+      if (key && map.get(key) === record) map.delete(key);
+    }
   }
 }

@@ -70,21 +70,9 @@ export type Campaign = z.output<typeof campaignSchema>;
 
 /** Campaigns of a project, found by id or, as the members endpoint allows, by their unique name. */
 export class CampaignStore extends RecordStore<Campaign> {
-  readonly #byName = new Map<string, Campaign>();
+  readonly findByName = this.index((campaign) => campaign.name);
 
   constructor(campaigns: Iterable<Campaign> = []) {
     super("campaign", campaigns);
-    for (const campaign of this.values()) this.#byName.set(campaign.name, campaign);
-  }
-
-  override put(campaign: Campaign): Campaign {
-    const previous = this.find(campaign.id);
-    if (previous) this.#byName.delete(previous.name);
-    this.#byName.set(campaign.name, campaign);
-    return super.put(campaign);
-  }
-
-  findByName(name: string): Campaign | undefined {
-    return this.#byName.get(name);
   }
 }

@@ -34,22 +34,9 @@ export type Customer = z.output<typeof customerSchema>;
 
 /** Customers of a project, found by the service's id or by the merchant's source_id. */
 export class CustomerStore extends RecordStore<Customer> {
-  readonly #bySourceId = new Map<string, Customer>();
+  readonly findBySourceId = this.index((customer) => customer.source_id);
 
   constructor(customers: Iterable<Customer> = []) {
     super("customer", customers);
-    for (const customer of this.values())
-      if (customer.source_id) this.#bySourceId.set(customer.source_id, customer);
-  }
-
-  override put(customer: Customer): Customer {
-    const previous = this.find(customer.id);
-    if (previous?.source_id) this.#bySourceId.delete(previous.source_id);
-    if (customer.source_id) this.#bySourceId.set(customer.source_id, customer);
-    return super.put(customer);
-  }
-
-  findBySourceId(sourceId: string): Customer | undefined {
-    return this.#bySourceId.get(sourceId);
   }
 }

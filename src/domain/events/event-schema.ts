@@ -29,14 +29,9 @@ export type EventSchema = z.output<typeof eventSchemaSchema>;
 
 /** The project's custom event definitions, found by event name. */
 export class EventSchemaStore extends RecordStore<EventSchema> {
-  readonly #byName = new Map<string, EventSchema>();
+  readonly findByName = this.index((schema) => schema.name);
 
   constructor(schemas: Iterable<EventSchema> = []) {
     super("event_schema", schemas);
-    for (const schema of this.values()) this.#byName.set(schema.name, schema);
-  }
-
-  findByName(name: string): EventSchema | undefined {
-    return this.#byName.get(name);
   }
 }

@@ -13,6 +13,9 @@ import { segmentSchema } from "../segments/segment.js";
 import { tierStructureSchema } from "../tiers/tier-structure.js";
 import { voucherSchema } from "../vouchers/voucher.js";
 import { checkReferences } from "./references.js";
+
+export { COLLECTIONS, type CollectionName } from "./collections.js";
+
 import { projectSettingsSchema } from "./settings.js";
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -46,22 +49,3 @@ export const projectDocumentSchema = z
 
 export type ProjectDocumentInput = z.input<typeof projectDocumentSchema>;
 export type ProjectDocument = z.output<typeof projectDocumentSchema>;
-
-/** The collections of a document, in the order the loader reads their files. */
-export const COLLECTIONS = [
-  "api_keys",
-  "tokens",
-  "locations",
-  "campaigns",
-  "customers",
-  "vouchers",
-  "publications",
-  "segments",
-  "tier_structures",
-  "incentives",
-  "earning_rules",
-  "event_schemas",
-  "events",
-] as const;
-
-export type CollectionName = (typeof COLLECTIONS)[number];

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ID_COLLECTIONS } from "./collections.js";
 
 type Ctx = z.RefinementCtx;
 type Path = (string | number)[];
@@ -68,19 +69,7 @@ function overlaps(a: { min: number; max: number }, b: { min: number; max: number
  */
 export function checkReferences(doc: Doc, ctx: Ctx): void {
   unique(ctx, "api_keys", doc.api_keys, "app_id");
-  for (const name of [
-    "locations",
-    "campaigns",
-    "vouchers",
-    "customers",
-    "publications",
-    "segments",
-    "tier_structures",
-    "incentives",
-    "earning_rules",
-    "event_schemas",
-    "events",
-  ] as const) {
+  for (const name of ID_COLLECTIONS) {
     unique(ctx, name, doc[name] as { id: string }[], "id");
   }
   unique(ctx, "campaigns", doc.campaigns, "name");

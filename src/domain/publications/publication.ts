@@ -19,20 +19,9 @@ export const publicationSchema = z.strictObject({
 export type Publication = z.output<typeof publicationSchema>;
 
 export class PublicationStore extends RecordStore<Publication> {
-  readonly #bySourceId = new Map<string, Publication>();
+  readonly findBySourceId = this.index((publication) => publication.source_id);
 
   constructor(publications: Iterable<Publication> = []) {
     super("publication", publications);
-    for (const publication of this.values())
-      if (publication.source_id) this.#bySourceId.set(publication.source_id, publication);
-  }
-
-  override put(publication: Publication): Publication {
-    if (publication.source_id) this.#bySourceId.set(publication.source_id, publication);
-    return super.put(publication);
-  }
-
-  findBySourceId(sourceId: string): Publication | undefined {
-    return this.#bySourceId.get(sourceId);
   }
 }

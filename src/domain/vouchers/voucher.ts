@@ -75,19 +75,9 @@ export type Voucher = Omit<VoucherInput, "category" | "category_id" | "categorie
   };
 
 export class VoucherStore extends RecordStore<Voucher> {
-  readonly #byCode = new Map<string, Voucher>();
+  readonly findByCode = this.index((voucher) => voucher.code);
 
   constructor(vouchers: Iterable<Voucher> = []) {
     super("voucher", vouchers);
-    for (const voucher of this.values()) this.#byCode.set(voucher.code, voucher);
-  }
-
-  override put(voucher: Voucher): Voucher {
-    this.#byCode.set(voucher.code, voucher);
-    return super.put(voucher);
-  }
-
-  findByCode(code: string): Voucher | undefined {
-    return this.#byCode.get(code);
   }
 }
