@@ -29,15 +29,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
+    // Exit only once the asynchronous log destination has written everything.
     running.close().then(
-      () => {
-        logger.flush();
-        process.exit(0);
-      },
+      () => logger.flush(() => process.exit(0)),
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        logger.flush();
-        process.exit(1);
+        logger.flush(() => process.exit(1));
       },
     );
   };

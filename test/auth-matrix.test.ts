@@ -210,6 +210,14 @@ describe("authentication matrix", () => {
 
   for (const operation of V2) {
     describe(`${POLICIES[operation].operation} (v2)`, () => {
+      it("strict by default: no credentials is 401 asking for both", () => {
+        expectRefused(
+          attempt(buildWorld(), operation, {}),
+          401,
+          /v2 operations need 'Authorization: Bearer <token>' and/,
+        );
+      });
+
       it("strict by default: the key pair alone is 401 asking for the bearer token", () => {
         expectRefused(attempt(buildWorld(), operation, PAIR), 401, /^Missing Authorization header/);
       });

@@ -158,6 +158,18 @@ describe("error model on real routes", () => {
     });
   });
 
+  it("POST /v1/oauth/token - a form with too many fields is 413 payload_too_large", async () => {
+    const fields = Array.from({ length: 101 }, (_, i) => `f${i}=1`).join("&");
+    const res = await send(app, {
+      method: "POST",
+      path: "/v1/oauth/token",
+      headers: DEMO_KEYS,
+      form: true,
+      body: fields,
+    });
+    expectError(res, 413, { key: "payload_too_large", details: "The form body has more than 100 fields" });
+  });
+
   it("a Content-Type on a bodiless GET is ignored, as the official client sends one on every call", async () => {
     const res = await send(app, {
       method: "GET",

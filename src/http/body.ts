@@ -3,6 +3,8 @@ import { invalidPayload, unsupportedMediaType } from "../domain/errors.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
+/** Most fields a form body may have; the token endpoint reads two. */
+export const FORM_FIELD_LIMIT = 100;
 
 /** A request has a body when it says so: chunked, or a positive length. `Content-Length: 0` is no body. */
 export function hasBody(req: Request): boolean {
@@ -44,6 +46,6 @@ export function formBody(limit: number): RequestHandler[] {
         );
       next();
     },
-    express.urlencoded({ limit, extended: false, parameterLimit: 100, type: FORM_TYPE }),
+    express.urlencoded({ limit, extended: false, parameterLimit: FORM_FIELD_LIMIT, type: FORM_TYPE }),
   );
 }

@@ -9,6 +9,7 @@ import {
   routeNotFound,
 } from "../domain/errors.js";
 import { describeIssue } from "../platform/validation-messages.js";
+import { FORM_FIELD_LIMIT } from "./body.js";
 import { requestIdOf } from "./context.js";
 
 /** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
@@ -38,7 +39,9 @@ function fromFrameworkError(error: HttpError, bodyLimit: number): ApiError {
     case "entity.too.large":
       return payloadTooLarge(error.limit ?? bodyLimit);
     case "parameters.too.many":
-      return payloadTooLarge(error.limit ?? bodyLimit);
+      return new ApiError(413, "payload_too_large", "Payload too large", {
+        details: `The form body has more than ${FORM_FIELD_LIMIT} fields`,
+      });
     case "charset.unsupported":
     case "encoding.unsupported":
       return fromHttpStatus(415, error.message);

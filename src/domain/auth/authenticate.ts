@@ -67,8 +67,10 @@ export function ipAllowed(ip: string | undefined, allowlist: readonly string[]):
   });
 }
 
-function missingCredentials(policy: AuthPolicy): string {
+function missingCredentials(policy: AuthPolicy, strictV2: boolean): string {
   if (!policy.acceptsToken) return "Missing X-App-Id and X-App-Token headers";
+  if (strictV2)
+    return "Missing credentials: v2 operations need 'Authorization: Bearer <token>' and the X-App-Id and X-App-Token headers";
   const tokenHeader = policy.acceptsServiceOAuth ? "Authorization or X-Service-OAuth" : "Authorization";
   return `Missing credentials: send X-App-Id and X-App-Token headers, or an OAuth token in the ${tokenHeader} header`;
 }
@@ -98,7 +100,9 @@ export function authenticate(
   const bearer = tokenHeader !== undefined ? verifyToken(registry, tokenHeader) : undefined;
 
   const project = pair?.project ?? bearer?.project;
-  if (!project) throw unauthorized(missingCredentials(policy));
+  // With no credential there is no project yet, so the server-wide v2 mode decides what to ask for.
+  if (!project)
+    throw unauthorized(missingCredentials(policy, policy.v2 && registry.defaults.v2AuthMode === "strict"));
   if (pair && bearer && pair.project !== bearer.project)
     throw unauthorized("The access token and the X-App-Id belong to different projects");
 
