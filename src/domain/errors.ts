@@ -108,6 +108,12 @@ export function payloadTooLarge(limitBytes: number): ApiError {
   });
 }
 
+export function tooManyFormFields(limit: number): ApiError {
+  return new ApiError(413, "payload_too_large", "Payload too large", {
+    details: `The form body has more than ${limit} fields`,
+  });
+}
+
 export function unauthorized(details: string): ApiError {
   return new ApiError(401, "unauthorized", "Unauthorized", { details });
 }

@@ -13,24 +13,20 @@ export function hasBody(req: Request): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
-function chain(...handlers: RequestHandler[]): RequestHandler[] {
-  return handlers;
-}
-
 /**
  * JSON bodies: a body in any other type is 415; then body-parser reads at most `limit` bytes, objects and arrays
  * only. Runs after authentication, so an unauthenticated caller learns nothing about the body.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   const isJson = (req: Request) => Boolean(req.is(JSON_TYPES));
-  return chain(
+  return [
     (req, _res, next) => {
       if (hasBody(req) && !isJson(req))
         throw unsupportedMediaType(req.headers["content-type"] ?? "(none)", "application/json");
       next();
     },
     express.json({ limit, strict: true, type: JSON_TYPES }),
-  );
+  ];
 }
 
 /**
@@ -38,7 +34,7 @@ export function jsonBody(limit: number): RequestHandler[] {
  * (FIDELITY.md, "POST /v1/oauth/token").
  */
 export function formBody(limit: number): RequestHandler[] {
-  return chain(
+  return [
     (req, _res, next) => {
       if (hasBody(req) && !req.is(FORM_TYPE))
         throw invalidPayload(
@@ -47,5 +43,5 @@ export function formBody(limit: number): RequestHandler[] {
       next();
     },
     express.urlencoded({ limit, extended: false, parameterLimit: FORM_FIELD_LIMIT, type: FORM_TYPE }),
-  );
+  ];
 }

@@ -7,6 +7,7 @@ import {
   invalidPayload,
   payloadTooLarge,
   routeNotFound,
+  tooManyFormFields,
 } from "../domain/errors.js";
 import { describeIssue } from "../platform/validation-messages.js";
 import { FORM_FIELD_LIMIT } from "./body.js";
@@ -39,9 +40,7 @@ function fromFrameworkError(error: HttpError, bodyLimit: number): ApiError {
     case "entity.too.large":
       return payloadTooLarge(error.limit ?? bodyLimit);
     case "parameters.too.many":
-      return new ApiError(413, "payload_too_large", "Payload too large", {
-        details: `The form body has more than ${FORM_FIELD_LIMIT} fields`,
-      });
+      return tooManyFormFields(FORM_FIELD_LIMIT);
     case "charset.unsupported":
     case "encoding.unsupported":
       return fromHttpStatus(415, error.message);

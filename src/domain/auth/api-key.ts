@@ -31,7 +31,6 @@ export const apiKeySchema = z.strictObject({
   blocked_at: nullableTimestamp.default(null),
 });
 
-export type ApiKeyInput = z.input<typeof apiKeySchema>;
 export type ApiKey = Omit<z.output<typeof apiKeySchema>, "client_id"> & { id: string; client_id: string };
 
 export function deriveClientId(appId: string): string {

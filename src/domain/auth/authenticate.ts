@@ -41,7 +41,7 @@ function verifyKeyPair(registry: ProjectRegistry, appId: string, appToken: strin
 function bearerValue(header: string, bareAllowed: boolean): string {
   const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
   if (match?.[1]) return match[1];
-  if (bareAllowed && /^\S+$/.test(header.trim()) && header.trim() !== "") return header.trim();
+  if (bareAllowed && /^\S+$/.test(header.trim())) return header.trim();
   throw unauthorized("The access token must be sent as 'Bearer <token>'");
 }
 
@@ -115,9 +115,10 @@ export function authenticate(
       throw unauthorized("Missing X-App-Id and X-App-Token headers: v2 operations need them with the token");
   }
 
-  const allowlist = pair?.key.ip_allowlist ?? bearer?.token.ipAllowlist ?? [];
-  const tokenAllowlist = bearer?.token.ipAllowlist ?? [];
-  if (!ipAllowed(credentials.ip, allowlist) || !ipAllowed(credentials.ip, tokenAllowlist))
+  if (
+    !ipAllowed(credentials.ip, pair?.key.ip_allowlist ?? []) ||
+    !ipAllowed(credentials.ip, bearer?.token.ipAllowlist ?? [])
+  )
     throw forbidden(
       `Requests from ${credentials.ip ?? "an unknown address"} are not allowed for this API key`,
     );

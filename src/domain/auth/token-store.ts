@@ -17,8 +17,6 @@ export const tokenSchema = z.strictObject({
   revoke_at: timestamp.nullable().default(null),
 });
 
-export type TokenInput = z.input<typeof tokenSchema>;
-
 /** A token as kept in memory: times as epoch milliseconds, so checks on the hot path do no parsing. */
 export interface TokenRecord {
   accessToken: string;
@@ -59,14 +57,10 @@ export class TokenStore {
     this.#tokens.set(token.accessToken, token);
   }
 
-  /** Tokens that still authorize calls; the ones that count against the per-project cap. */
-  countLive(nowMs: number): number {
-    let live = 0;
-    for (const token of this.#tokens.values()) if (tokenState(token, nowMs) === "valid") live++;
-    return live;
-  }
-
-  /** Drops tokens that can never work again; returns their access tokens so indexes can follow. */
+  /**
+   * Drops tokens that can never work again, so that afterwards `size` counts the live tokens (the ones the
+   * per-project cap counts); returns the dropped access tokens so indexes can follow.
+   */
   prune(nowMs: number): string[] {
     const dropped: string[] = [];
     for (const token of this.#tokens.values()) {
@@ -105,19 +99,5 @@ export function tokenFromInput(input: z.output<typeof tokenSchema>): TokenRecord
     issuedAtMs: Date.parse(input.issued_at),
     expiresAtMs: Date.parse(input.expires_at),
     revokeAtMs: input.revoke_at === null ? null : Date.parse(input.revoke_at),
-  };
-}
-
-export function tokenToOutput(token: TokenRecord): z.output<typeof tokenSchema> {
-  return {
-    access_token: token.accessToken,
-    app_id: token.appId,
-    client_id: token.clientId,
-    scope: [...token.scope],
-    permissions: [...token.permissions],
-    ip_allowlist: [...token.ipAllowlist],
-    issued_at: new Date(token.issuedAtMs).toISOString(),
-    expires_at: new Date(token.expiresAtMs).toISOString(),
-    revoke_at: token.revokeAtMs === null ? null : new Date(token.revokeAtMs).toISOString(),
   };
 }

@@ -49,7 +49,7 @@ export function issueToken(
 
   const now = project.clock.now();
   registry.unindexTokens(project.tokens.prune(now));
-  if (project.tokens.countLive(now) >= TOKENS_PER_PROJECT) throw tokenLimitReached(TOKENS_PER_PROJECT);
+  if (project.tokens.size >= TOKENS_PER_PROJECT) throw tokenLimitReached(TOKENS_PER_PROJECT);
 
   const token: TokenRecord = {
     accessToken: secretToken(),

@@ -13,10 +13,9 @@ import { segmentSchema } from "../segments/segment.js";
 import { tierStructureSchema } from "../tiers/tier-structure.js";
 import { voucherSchema } from "../vouchers/voucher.js";
 import { checkReferences } from "./references.js";
+import { projectSettingsSchema } from "./settings.js";
 
 export { COLLECTIONS, type CollectionName } from "./collections.js";
-
-import { projectSettingsSchema } from "./settings.js";
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
