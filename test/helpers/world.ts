@@ -1,7 +1,11 @@
 import type { Express } from "express";
 import { loadProjectDocuments } from "../../src/domain/projects/load.js";
 import type { Project } from "../../src/domain/projects/project.js";
-import type { ProjectDocument } from "../../src/domain/projects/project-document.js";
+import {
+  type ProjectDocument,
+  type ProjectDocumentInput,
+  projectDocumentSchema,
+} from "../../src/domain/projects/project-document.js";
 import { ProjectRegistry } from "../../src/domain/projects/registry.js";
 import type { ProjectDefaults } from "../../src/domain/projects/settings.js";
 import { createApp } from "../../src/http/app.js";
@@ -41,3 +45,74 @@ export function buildWorld(options: { defaults?: Partial<ProjectDefaults>; bodyL
 
 export const DEMO_KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" } as const;
 export const OTHER_KEYS = { "X-App-Id": "other-app-id", "X-App-Token": "other-app-token" } as const;
+
+/**
+ * Everything a project's operations can change, as one string: compare before and after a refused request to show
+ * it changed nothing (FIDELITY.md, "Rejected request").
+ */
+export function storeSnapshot(project: Project): string {
+  return JSON.stringify({
+    customers: project.customers.list(),
+    publications: project.publications.list(),
+    vouchers: project.vouchers.list(),
+    events: project.events.list(),
+    campaigns: project.campaigns.list(),
+    tokens: project.tokens.list().length,
+  });
+}
+
+/** A small project of its own, for rules the default dataset cannot reach (an exhausted campaign, say). */
+export function worldWith(document: ProjectDocumentInput): World & { project: Project } {
+  const clock = new ManualClock("2026-11-20T10:00:00.000Z");
+  const registry = new ProjectRegistry({
+    clock,
+    documents: [...defaultDocuments(), projectDocumentSchema.parse(document)],
+  });
+  const app = createApp({ registry });
+  return {
+    clock,
+    registry,
+    app,
+    demo: registry.get("demo"),
+    other: registry.get("other"),
+    project: registry.get(document.project.id),
+  };
+}
+
+export const TINY_KEYS = { "X-App-Id": "tiny-app-id", "X-App-Token": "tiny-app-token" } as const;
+
+/** A loyalty campaign with the given cards and code config, in a project of its own (keys TINY_KEYS). */
+export function tinyLoyaltyDocument(options: {
+  codes: string[];
+  type?: "STATIC" | "AUTO_UPDATE";
+  codeConfig?: Record<string, unknown>;
+  joinOnce?: boolean;
+}): ProjectDocumentInput {
+  return {
+    project: { id: "tiny" },
+    api_keys: [{ app_id: TINY_KEYS["X-App-Id"], app_token: TINY_KEYS["X-App-Token"] }],
+    campaigns: [
+      {
+        id: "camp_tiny",
+        name: "Tiny Program",
+        campaign_type: "LOYALTY_PROGRAM",
+        type: options.type ?? "STATIC",
+        join_once: options.joinOnce ?? true,
+        voucher: {
+          type: "LOYALTY_CARD",
+          loyalty_card: { points: 0 },
+          ...(options.codeConfig && { code_config: options.codeConfig }),
+        },
+        created_at: "2026-01-01T00:00:00.000Z",
+      },
+    ],
+    vouchers: options.codes.map((code, i) => ({
+      id: `v_tiny${String(i).padStart(6, "0")}`,
+      code,
+      campaign_id: "camp_tiny",
+      type: "LOYALTY_CARD",
+      loyalty_card: { points: 0, balance: 0 },
+      created_at: "2026-01-01T00:00:00.000Z",
+    })),
+  } as ProjectDocumentInput;
+}

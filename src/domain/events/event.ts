@@ -9,11 +9,26 @@ export const recordedEventSchema = z.strictObject({
   type: z.string().min(1).max(300),
   customer_id: idWithPrefix("cust"),
   referral: z
-    .strictObject({ code: z.string().optional(), referrer_id: z.string().optional() })
+    .strictObject({
+      code: z.string().optional(),
+      referrer_id: z.string().optional(),
+      /** The referral card the code named, when the event recorded a conversion for its holder. */
+      voucher_id: idWithPrefix("v").optional(),
+    })
     .nullable()
     .default(null),
   loyalty: z.strictObject({ code: z.string().optional() }).nullable().default(null),
   metadata: metadata.default({}),
+  /** Points the event earned through earning rules, so tests can see why a card's balance moved. */
+  earned: z
+    .array(
+      z.strictObject({
+        earning_rule_id: z.string().min(1),
+        voucher_id: idWithPrefix("v"),
+        points: z.number().int(),
+      }),
+    )
+    .default([]),
   created_at: timestamp,
 });
 

@@ -74,10 +74,87 @@ export type Voucher = Omit<VoucherInput, "category" | "category_id" | "categorie
     holder_id?: string | null;
   };
 
+/**
+ * Vouchers of a project, by id and by code, plus the two lookups card assignment needs to stay fast at any size:
+ * each campaign's cards still open for publication (in a stable order: the order they were stored in), and the
+ * cards each customer holds. Both are kept in step by `put`, so they never drift from the records.
+ */
 export class VoucherStore extends RecordStore<Voucher> {
   readonly findByCode = this.index((voucher) => voucher.code);
+  /** campaign id -> ids of its active, unpublished cards; a Set keeps insertion order and deletes in O(1). */
+  readonly #open = new Map<string, Set<string>>();
+  /** customer id -> ids of the vouchers they hold. */
+  readonly #held = new Map<string, Set<string>>();
 
   constructor(vouchers: Iterable<Voucher> = []) {
     super("voucher", vouchers);
+    for (const voucher of this.values()) this.#track(voucher);
   }
+
+  override put(voucher: Voucher): Voucher {
+    const previous = this.find(voucher.id);
+    // An update that leaves a card where it was (open, or held by the same customer) keeps its place in order.
+    const unmoved = previous !== undefined && placeOf(previous) === placeOf(voucher);
+    if (previous && !unmoved) this.#untrack(previous);
+    super.put(voucher);
+    if (!unmoved) this.#track(voucher);
+    return voucher;
+  }
+
+  override delete(id: string): boolean {
+    const previous = this.find(id);
+    if (previous) this.#untrack(previous);
+    return super.delete(id);
+  }
+
+  /**
+   * The campaign's open cards in their stable order, lazily: the caller stops at the first one it can use, so
+   * picking the next card costs as much as the cards it skips (ones outside their validity window), never the
+   * size of the campaign.
+   */
+  *openCards(campaignId: string): Generator<Voucher> {
+    for (const id of this.#open.get(campaignId) ?? []) {
+      const voucher = this.find(id);
+      if (voucher) yield voucher;
+    }
+  }
+
+  /** The vouchers a customer holds, optionally only those of one campaign. */
+  heldBy(customerId: string, campaignId?: string): Voucher[] {
+    const held: Voucher[] = [];
+    for (const id of this.#held.get(customerId) ?? []) {
+      const voucher = this.find(id);
+      if (voucher && (campaignId === undefined || voucher.campaign_id === campaignId)) held.push(voucher);
+    }
+    return held;
+  }
+
+  #track(voucher: Voucher): void {
+    if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id);
+    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id);
+  }
+
+  #untrack(voucher: Voucher): void {
+    if (voucher.holder_id) this.#held.get(voucher.holder_id)?.delete(voucher.id);
+    this.#open.get(voucher.campaign_id)?.delete(voucher.id);
+  }
+}
+
+/** Open for publication: switched on and never handed out. Validity windows are the caller's to check. */
+function isOpen(voucher: Voucher): boolean {
+  return voucher.active && !voucher.holder_id && voucher.publish.count === 0;
+}
+
+function placeOf(voucher: Voucher): string {
+  if (voucher.holder_id) return `held:${voucher.holder_id}`;
+  return isOpen(voucher) ? `open:${voucher.campaign_id}` : "none";
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(id);
 }

@@ -5,13 +5,15 @@ import { requireAuth } from "../authenticate.js";
 import { formBody } from "../body.js";
 import { getAuth } from "../context.js";
 import { route } from "../routes.js";
+import { mountEvents } from "./events.js";
+import { mountMembers } from "./members.js";
 
 export interface RouterDeps {
   registry: ProjectRegistry;
   bodyLimit: number;
 }
 
-/** The v1 operations: OAuth tokens and locations here; members and events join as they are built. */
+/** The v1 operations: OAuth tokens and locations here, loyalty members and custom events in their own files. */
 export function v1Router({ registry, bodyLimit }: RouterDeps): Router {
   const router = Router();
 
@@ -38,5 +40,7 @@ export function v1Router({ registry, bodyLimit }: RouterDeps): Router {
     ],
   });
 
+  mountMembers(router, registry, bodyLimit);
+  mountEvents(router, registry, bodyLimit);
   return router;
 }

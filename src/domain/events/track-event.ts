@@ -1,0 +1,157 @@
+import { v1Id } from "../../platform/ids.js";
+import type { Customer } from "../customers/customer.js";
+import type { CustomerInput } from "../customers/customer-input.js";
+import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
+import { notFound } from "../errors.js";
+import type { Project } from "../projects/project.js";
+import type { Voucher } from "../vouchers/voucher.js";
+import {
+  eventNotDefined,
+  invalidReferralCode,
+  loyaltyCardNotHeld,
+  metadataValidationFailed,
+} from "./errors.js";
+import type { RecordedEvent } from "./event.js";
+import { metadataProblem } from "./metadata-check.js";
+
+export interface TrackEventInput {
+  event: string;
+  customer: CustomerInput;
+  referral?: { code?: string | null | undefined; referrer_id?: string | null | undefined } | null | undefined;
+  loyalty?: { code?: string | null | undefined } | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
+}
+
+/** The event object the service answers with: referral and loyalty are always null (spec, "Events"). */
+export function eventResponse(event: RecordedEvent, customer: Customer) {
+  return {
+    object: "event" as const,
+    type: event.type,
+    customer: {
+      id: customer.id,
+      source_id: customer.source_id,
+      name: customer.name,
+      email: customer.email,
+      metadata: customer.metadata,
+      object: "customer" as const,
+    },
+    referral: null,
+    loyalty: null,
+    metadata: event.metadata,
+  };
+}
+
+/**
+ * POST /v1/events. Checks the name against the project's event schema, the metadata against the event's schema,
+ * the customer, and the loyalty and referral codes; only then writes, all at once: the customer, the points the
+ * project's earning rules give, the referral conversion, and the event itself.
+ */
+export function trackEvent(
+  project: Project,
+  input: TrackEventInput,
+): { event: RecordedEvent; customer: Customer } {
+  const schema = project.eventSchemas.findByName(input.event);
+  if (!schema) throw eventNotDefined(input.event);
+  const metadata = input.metadata ?? {};
+  const problem = metadataProblem(schema, metadata);
+  if (problem) throw metadataValidationFailed(input.event, problem);
+
+  const resolved = resolveCustomer(project, input.customer);
+  const loyaltyCard = input.loyalty?.code
+    ? heldLoyaltyCard(project, input.loyalty.code, resolved)
+    : undefined;
+  const referralCard = input.referral?.code ? referralCardOf(project, input.referral.code) : undefined;
+  const earnings = earningsFor(project, input.event, resolved, loyaltyCard);
+
+  const customer = commitCustomer(project, resolved);
+  const at = project.clock.iso();
+  // Each write reads the card afresh, so two rules paying the same card add up.
+  for (const { card, points } of earnings) {
+    const current = project.vouchers.get(card.id);
+    const loyalty = current.loyalty_card ?? { points: 0, balance: 0 };
+    project.vouchers.put({
+      ...current,
+      loyalty_card: { ...loyalty, points: loyalty.points + points, balance: loyalty.balance + points },
+      updated_at: at,
+    });
+  }
+  if (referralCard) {
+    const current = project.vouchers.get(referralCard.id);
+    project.vouchers.put({
+      ...current,
+      redemption: { ...current.redemption, redeemed_quantity: current.redemption.redeemed_quantity + 1 },
+      updated_at: at,
+    });
+  }
+
+  const event: RecordedEvent = {
+    id: v1Id("evcus"),
+    object: "event",
+    type: input.event,
+    customer_id: customer.id,
+    referral: input.referral ? referralRecord(input.referral, referralCard) : null,
+    loyalty: input.loyalty?.code ? { code: input.loyalty.code } : input.loyalty ? {} : null,
+    metadata,
+    earned: earnings.map(({ rule, card, points }) => ({
+      earning_rule_id: rule,
+      voucher_id: card.id,
+      points,
+    })),
+    created_at: at,
+  };
+  project.events.put(event);
+  return { event, customer };
+}
+
+/** `loyalty.code` names the card the event counts for: it must be a loyalty card the event's customer holds. */
+function heldLoyaltyCard(project: Project, code: string, resolved: ResolvedCustomer): Voucher {
+  const card = project.vouchers.findByCode(code);
+  if (!card) throw notFound("voucher", code);
+  const customerId = resolved.isNew ? undefined : resolved.customer.id;
+  if (card.type !== "LOYALTY_CARD" || !customerId || card.holder_id !== customerId)
+    throw loyaltyCardNotHeld(code, customerId);
+  return card;
+}
+
+function referralCardOf(project: Project, code: string): Voucher {
+  const card = project.vouchers.findByCode(code);
+  if (!card) throw notFound("voucher", code);
+  if (!card.is_referral_code) throw invalidReferralCode(code);
+  return card;
+}
+
+function referralRecord(referral: NonNullable<TrackEventInput["referral"]>, card: Voucher | undefined) {
+  const referrer = referral.referrer_id ?? card?.holder_id ?? undefined;
+  return {
+    ...(referral.code ? { code: referral.code } : {}),
+    ...(referrer ? { referrer_id: referrer } : {}),
+    ...(card ? { voucher_id: card.id } : {}),
+  };
+}
+
+/**
+ * The project's active earning rules for this event, each paid to the customer's card in the rule's campaign, or
+ * to the card `loyalty.code` named when it belongs to that campaign. A rule with no card to pay is skipped.
+ */
+function earningsFor(
+  project: Project,
+  eventName: string,
+  resolved: ResolvedCustomer,
+  named: Voucher | undefined,
+) {
+  const earnings: { rule: string; card: Voucher; points: number }[] = [];
+  for (const rule of project.earningRules.values()) {
+    if (rule.event !== eventName || rule.status !== "ACTIVE") continue;
+    const card =
+      named?.campaign_id === rule.campaign_id ? named : customerCard(project, resolved, rule.campaign_id);
+    if (card) earnings.push({ rule: rule.id, card, points: rule.loyalty.points });
+  }
+  return earnings;
+}
+
+function customerCard(project: Project, resolved: ResolvedCustomer, campaignId: string): Voucher | undefined {
+  if (resolved.isNew) return undefined;
+  return project.vouchers
+    .heldBy(resolved.customer.id, campaignId)
+    .find((card) => card.type === "LOYALTY_CARD");
+}

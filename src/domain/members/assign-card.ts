@@ -1,0 +1,142 @@
+import { v1Id } from "../../platform/ids.js";
+import type { Campaign } from "../campaigns/campaign.js";
+import type { CustomerInput } from "../customers/customer-input.js";
+import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
+import { notFound } from "../errors.js";
+import type { Project } from "../projects/project.js";
+import type { Publication } from "../publications/publication.js";
+import { generateCode } from "../vouchers/code-generator.js";
+import { inactiveReason } from "../vouchers/validity.js";
+import type { Voucher } from "../vouchers/voucher.js";
+import { completeVoucher } from "../vouchers/voucher-view.js";
+import {
+  customerAlreadyJoined,
+  duplicateSourceId,
+  invalidCampaignType,
+  noVoucherSuitableForPublication,
+  voucherAlreadyPublished,
+  voucherNotActive,
+} from "./errors.js";
+
+export interface AssignCardInput {
+  customer: CustomerInput;
+  voucher?: string | null | undefined;
+  source_id?: string | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
+  channel?: string | null | undefined;
+}
+
+export interface Assignment {
+  voucher: Voucher;
+  publication: Publication;
+  customer: ResolvedCustomer["customer"];
+}
+
+/**
+ * POST /v1/loyalties/{campaignId}/members. Every rule is checked before anything is written, and the writes happen
+ * in one synchronous step, so a refused request changes nothing and two concurrent requests can never be handed
+ * the same card (the event loop runs one assignment at a time).
+ */
+export function assignCard(project: Project, campaignRef: string, input: AssignCardInput): Assignment {
+  const campaign = findCampaign(project, campaignRef);
+  if (campaign.campaign_type !== "LOYALTY_PROGRAM")
+    throw invalidCampaignType(campaign.id, campaign.campaign_type);
+  const resolved = resolveCustomer(project, input.customer);
+  if (input.source_id && project.publications.findBySourceId(input.source_id))
+    throw duplicateSourceId(input.source_id);
+
+  const now = project.clock.now();
+  const chosen = input.voucher ? namedCard(project, campaign, input.voucher, now) : undefined;
+  if (
+    campaign.join_once &&
+    !resolved.isNew &&
+    project.vouchers.heldBy(resolved.customer.id, campaign.id).length > 0
+  )
+    throw customerAlreadyJoined();
+  const card = chosen ?? nextOpenCard(project, campaign, now) ?? newCard(project, campaign);
+
+  const customer = commitCustomer(project, resolved);
+  const at = project.clock.iso();
+  const publication: Publication = {
+    id: v1Id("pub"),
+    object: "publication",
+    created_at: at,
+    customer_id: customer.id,
+    campaign_id: campaign.id,
+    voucher_id: card.id,
+    channel: input.channel ?? "API",
+    source_id: input.source_id ?? null,
+    metadata: input.metadata ?? {},
+    result: "SUCCESS",
+  };
+  project.publications.put(publication);
+  const voucher = project.vouchers.put({
+    ...card,
+    holder_id: customer.id,
+    publish: { ...card.publish, count: card.publish.count + 1 },
+    updated_at: at,
+  });
+  return { voucher, publication, customer };
+}
+
+/** The members endpoint takes a campaign's id or its unique name. */
+function findCampaign(project: Project, ref: string): Campaign {
+  const campaign = project.campaigns.find(ref) ?? project.campaigns.findByName(ref);
+  if (!campaign) throw notFound("campaign", ref);
+  return campaign;
+}
+
+/** A card asked for by code: one of this campaign's, unpublished and within its validity. */
+function namedCard(project: Project, campaign: Campaign, code: string, now: number): Voucher {
+  const card = project.vouchers.findByCode(code);
+  if (!card || card.campaign_id !== campaign.id) throw notFound("voucher", code);
+  if (card.holder_id || card.publish.count > 0) throw voucherAlreadyPublished(card.id);
+  const reason = inactiveReason(card, now);
+  if (reason) throw voucherNotActive(card.id, reason);
+  return card;
+}
+
+/** The first open card, in the campaign's stable order, that is inside its validity window now. */
+function nextOpenCard(project: Project, campaign: Campaign, now: number): Voucher | undefined {
+  for (const card of project.vouchers.openCards(campaign.id)) if (!inactiveReason(card, now)) return card;
+  return undefined;
+}
+
+/**
+ * No card left: an AUTO_UPDATE campaign makes one in its code format (never a code the project has), a STATIC one
+ * refuses. The new card is only stored when the assignment commits.
+ */
+function newCard(project: Project, campaign: Campaign): Voucher {
+  if (campaign.type !== "AUTO_UPDATE") throw noVoucherSuitableForPublication();
+  const code = generateCode(
+    campaign.voucher.code_config,
+    (candidate) => !!project.vouchers.findByCode(candidate),
+  );
+  if (code === undefined) throw noVoucherSuitableForPublication();
+  const points = campaign.voucher.loyalty_card?.points ?? 0;
+  return completeVoucher(
+    {
+      id: v1Id("v"),
+      code,
+      campaign_id: campaign.id,
+      type: campaign.voucher.type,
+      discount: null,
+      gift: null,
+      loyalty_card: campaign.voucher.type === "LOYALTY_CARD" ? { points, balance: points } : null,
+      start_date: campaign.start_date,
+      expiration_date: campaign.expiration_date,
+      validity_timeframe: null,
+      validity_day_of_week: null,
+      active: true,
+      additional_info: null,
+      metadata: {},
+      is_referral_code: campaign.voucher.is_referral_code,
+      created_at: project.clock.iso(),
+      updated_at: null,
+      holder_id: null,
+      object: "voucher",
+    },
+    campaign,
+    0,
+  );
+}

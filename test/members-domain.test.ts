@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { campaignSchema } from "../src/domain/campaigns/campaign.js";
+import { eventSchemaSchema } from "../src/domain/events/event-schema.js";
+import { metadataProblem } from "../src/domain/events/metadata-check.js";
+import { codeSpace, generateCode } from "../src/domain/vouchers/code-generator.js";
+import { type Voucher, VoucherStore } from "../src/domain/vouchers/voucher.js";
+import { completeVoucher } from "../src/domain/vouchers/voucher-view.js";
+
+const campaign = campaignSchema.parse({
+  id: "camp_x",
+  name: "X",
+  campaign_type: "LOYALTY_PROGRAM",
+  voucher: { type: "LOYALTY_CARD" },
+  created_at: "2026-01-01T00:00:00.000Z",
+});
+
+function card(id: string, extra: Partial<Voucher> = {}): Voucher {
+  return {
+    ...completeVoucher(
+      {
+        id,
+        code: id.toUpperCase(),
+        campaign_id: "camp_x",
+        type: "LOYALTY_CARD",
+        discount: null,
+        gift: null,
+        loyalty_card: { points: 0, balance: 0 },
+        start_date: null,
+        expiration_date: null,
+        validity_timeframe: null,
+        validity_day_of_week: null,
+        active: true,
+        additional_info: null,
+        metadata: {},
+        is_referral_code: false,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: null,
+        object: "voucher",
+      },
+      campaign,
+      0,
+    ),
+    ...extra,
+  };
+}
+
+describe("code generation", () => {
+  const config = (extra: object) =>
+    campaignSchema.parse({ ...campaign, voucher: { type: "LOYALTY_CARD", code_config: extra } }).voucher
+      .code_config;
+
+  it("follows the pattern, the charset, the prefix and the postfix", () => {
+    const code = generateCode(
+      config({ pattern: "LC-####", charset: "XY", prefix: "P", postfix: "S" }),
+      () => false,
+    );
+    expect(code).toMatch(/^PLC-[XY]{4}S$/);
+    expect(generateCode(config({ length: 6, charset: "0123456789", prefix: "OD-" }), () => false)).toMatch(
+      /^OD-\d{6}$/,
+    );
+  });
+
+  it("finds the last free code of a small space and gives up only when none is left", () => {
+    const cfg = config({ pattern: "#", charset: "ABC" });
+    expect(codeSpace(cfg)).toBe(3);
+    expect(generateCode(cfg, (code) => code !== "C")).toBe("C");
+    expect(generateCode(cfg, () => true)).toBeUndefined();
+  });
+});
+
+describe("VoucherStore lookups", () => {
+  it("yields open cards in stored order and drops them once held", () => {
+    const store = new VoucherStore([card("v_a"), card("v_b", { active: false }), card("v_c"), card("v_d")]);
+    expect([...store.openCards("camp_x")].map((v) => v.id)).toEqual(["v_a", "v_c", "v_d"]);
+    store.put({ ...card("v_a"), holder_id: "cust_1" });
+    store.put({ ...card("v_d"), metadata: { touched: true } });
+    expect([...store.openCards("camp_x")].map((v) => v.id)).toEqual(["v_c", "v_d"]);
+    expect(store.heldBy("cust_1").map((v) => v.id)).toEqual(["v_a"]);
+    expect(store.heldBy("cust_1", "camp_other")).toEqual([]);
+    store.delete("v_a");
+    expect(store.heldBy("cust_1")).toEqual([]);
+  });
+
+  it("a card with a publication but no holder is not open", () => {
+    const published = card("v_p");
+    const store = new VoucherStore([{ ...published, publish: { ...published.publish, count: 1 } }]);
+    expect([...store.openCards("camp_x")]).toEqual([]);
+  });
+});
+
+describe("event metadata against the event schema", () => {
+  const schema = eventSchemaSchema.parse({
+    id: "ms_x",
+    name: "x",
+    schema: {
+      properties: {
+        day: { type: "date", optional: true },
+        at: { type: "datetime", optional: true },
+        tags: { type: "string", array: true, optional: true },
+        count: { type: "number", optional: false },
+        info: { type: "object", optional: true },
+      },
+    },
+    created_at: "2026-01-01T00:00:00.000Z",
+  });
+
+  it.each([
+    [{ count: 1 }, undefined],
+    [{ count: 1, day: "2026-11-20", at: "2026-11-20T10:00:00.000Z", tags: ["a"], info: {} }, undefined],
+    [{}, "Property .metadata.count is required"],
+    [{ count: null }, "Property .metadata.count is required"],
+    [{ count: Number.NaN }, "Property .metadata.count should be number"],
+    [{ count: 1, day: "20/11/2026" }, 'Property .metadata.day should match format "date" (YYYY-MM-DD)'],
+    [{ count: 1, at: "yesterday" }, 'Property .metadata.at should match format "date-time" (ISO 8601)'],
+    [{ count: 1, tags: "a" }, "Property .metadata.tags should be array"],
+    [{ count: 1, tags: ["a", 2] }, "Property .metadata.tags[1] should be string"],
+    [{ count: 1, info: [1] }, "Property .metadata.info should be object"],
+  ])("%j -> %s", (metadata, problem) => {
+    expect(metadataProblem(schema, metadata)).toBe(problem);
+  });
+});
