@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     tokenGraceSeconds: config.TOKEN_GRACE_SECONDS,
+    tokenLimit: config.TOKEN_LIMIT,
     v2AuthMode: config.V2_AUTH_MODE,
     trustProxy: config.TRUST_PROXY,
     ...(config.FIXTURES_DIR !== undefined && { fixturesDir: config.FIXTURES_DIR }),

@@ -23,6 +23,8 @@ export interface StartOptions {
   clock?: Clock;
   bodyLimit?: number;
   tokenGraceSeconds?: number;
+  /** Most live OAuth tokens per project (the spec's 1000 by default). */
+  tokenLimit?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
 }
@@ -47,6 +49,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     documents,
     defaults: {
       ...(options.tokenGraceSeconds !== undefined && { tokenGraceSeconds: options.tokenGraceSeconds }),
+      ...(options.tokenLimit !== undefined && { tokenLimit: options.tokenLimit }),
       ...(options.v2AuthMode !== undefined && { v2AuthMode: options.v2AuthMode }),
     },
   });

@@ -176,6 +176,20 @@ describe("POST /v1/oauth/token", () => {
       expect((await requestToken(world, "grant_type=client_credentials&scope=api")).status).toBe(200);
       expect(world.demo.tokens.size).toBe(1);
     });
+
+    it("TOKEN_LIMIT sets the cap; the store never holds more than it, expired tokens included", async () => {
+      const world = buildWorld({ defaults: { tokenLimit: 3 } });
+      for (let i = 0; i < 3; i++) await token(world);
+      expectError(await requestToken(world, "grant_type=client_credentials&scope=api"), 429, {
+        key: "token_limit_reached",
+        details: "A project may hold at most 3 unexpired OAuth tokens",
+      });
+      world.demo.clock.advance(600);
+      expect((await requestToken(world, "grant_type=client_credentials&scope=api")).status).toBe(429);
+      world.demo.clock.advance(301);
+      for (let i = 0; i < 3; i++) await token(world);
+      expect(world.demo.tokens.size).toBe(3);
+    });
   });
 
   describe("API key lifecycle", () => {

@@ -55,6 +55,7 @@ describe("settings", () => {
       LOG_LEVEL: "info",
       BODY_LIMIT_BYTES: 1_048_576,
       TOKEN_GRACE_SECONDS: 60,
+      TOKEN_LIMIT: 1000,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
     });

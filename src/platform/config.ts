@@ -23,6 +23,7 @@ export const configSchema = z.object({
     .min(1)
     .default(1024 * 1024),
   TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  TOKEN_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(1000),
   V2_AUTH_MODE: z.enum(V2_AUTH_MODES).default("strict"),
   TRUST_PROXY: trustProxy.default(false),
 });

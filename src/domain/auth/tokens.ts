@@ -4,7 +4,7 @@ import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
 import { isScope } from "../scopes.js";
 import type { ApiKey } from "./api-key.js";
-import { TOKEN_LIFETIME_SECONDS, TOKENS_PER_PROJECT, type TokenRecord } from "./token-store.js";
+import { TOKEN_LIFETIME_SECONDS, type TokenRecord } from "./token-store.js";
 
 /** The OAuth token object of the spec. */
 export interface OAuthToken {
@@ -48,8 +48,11 @@ export function issueToken(
   const scope = grantedScopes(request.scope, key);
 
   const now = project.clock.now();
-  registry.unindexTokens(project.tokens.prune(now));
-  if (project.tokens.size >= TOKENS_PER_PROJECT) throw tokenLimitReached(TOKENS_PER_PROJECT);
+  const limit = project.effectiveSettings(registry.defaults).tokenLimit;
+  // Below the cap there is room whatever has expired; only a full store is worth sweeping, so issuing a token
+  // costs a scan of the store only when the cap is in sight, and the store never outgrows the cap.
+  if (project.tokens.size >= limit) registry.unindexTokens(project.tokens.prune(now));
+  if (project.tokens.size >= limit) throw tokenLimitReached(limit);
 
   const token: TokenRecord = {
     accessToken: secretToken(),

@@ -74,6 +74,7 @@ export class Project {
     return {
       v2AuthMode: this.settings.v2_auth_mode ?? defaults.v2AuthMode,
       tokenGraceSeconds: this.settings.token_grace_seconds ?? defaults.tokenGraceSeconds,
+      tokenLimit: defaults.tokenLimit,
     };
   }
 

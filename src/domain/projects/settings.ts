@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TOKENS_PER_PROJECT } from "../auth/token-store.js";
 
 /**
  * How v2 operations authenticate. `strict`: the bearer token and the key pair, all three headers, as the spec lists
@@ -11,9 +12,15 @@ export type V2AuthMode = (typeof V2_AUTH_MODES)[number];
 export interface ProjectDefaults {
   v2AuthMode: V2AuthMode;
   tokenGraceSeconds: number;
+  /** Most live OAuth tokens a project may hold; the spec says 1000. */
+  tokenLimit: number;
 }
 
-export const DEFAULT_PROJECT_DEFAULTS: ProjectDefaults = { v2AuthMode: "strict", tokenGraceSeconds: 60 };
+export const DEFAULT_PROJECT_DEFAULTS: ProjectDefaults = {
+  v2AuthMode: "strict",
+  tokenGraceSeconds: 60,
+  tokenLimit: TOKENS_PER_PROJECT,
+};
 
 export const projectSettingsSchema = z.strictObject({
   v2_auth_mode: z.enum(V2_AUTH_MODES).optional(),
