@@ -1,4 +1,3 @@
-import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, send } from "./helpers/http.js";
 import { expectRefusedUnchanged, v2Headers } from "./helpers/v2.js";
@@ -227,7 +226,7 @@ describe("POST /v2/loyalties/tier-structures/{id}/tiers - invalid bodies are 400
   });
 
   it("a well-formed request after all of the above still succeeds (the world was not damaged)", async () => {
-    const res = await request(world.app).post(PATH).set(headers).send(rules(OK_RULES));
+    const res = await post(rules(OK_RULES));
     expect(res.status).toBe(200);
   });
 });
