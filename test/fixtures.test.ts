@@ -100,8 +100,9 @@ describe("the embedded default dataset", () => {
     const structure = demo.tier_structures.find((s) => s.id === "lts_d0000000000000001");
     expect(structure?.tiers).toHaveLength(2);
     for (const tier of structure?.tiers ?? []) {
-      expect(tier.qualification_rules.type).toBe("POINTS");
-      expect(tier.qualification_rules.max_value).toBeLessThan(500_000_000);
+      const rules = tier.qualification_rules;
+      expect(rules.type).toBe("POINTS");
+      expect(rules.type === "POINTS" && rules.max_value).toBeLessThan(500_000_000);
     }
     expect(demo.segments.map((s) => s.id)).toContain("seg_demo_vip");
   });

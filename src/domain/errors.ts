@@ -68,6 +68,7 @@ export type ResourceType =
   | "location"
   | "publication"
   | "vl_tier_structure"
+  | "vl_tier"
   | "vl_incentive"
   | "vl_segment";
 
@@ -76,6 +77,38 @@ export function notFound(resourceType: ResourceType, id: string): ApiError {
     details: `Cannot find ${resourceType} with id ${id}`,
     resourceId: id,
     resourceType,
+  });
+}
+
+/** Loyalty v2: the structure already holds its most tiers (FIDELITY.md, "POST /v2/.../tiers"). */
+export function tierLimitExceeded(structureId: string, limit: number): ApiError {
+  return new ApiError(409, "tier_limit_exceeded", "Tier limit exceeded", {
+    details: `Tier structure ${structureId} already has the maximum of ${limit} tiers`,
+    resourceId: structureId,
+    resourceType: "vl_tier_structure",
+  });
+}
+
+/** Loyalty v2: a POINTS range that shares a point with a tier of the structure; names that tier. */
+export function tierRangeOverlap(range: string, tier: { id: string; name: string; range: string }): ApiError {
+  return new ApiError(403, "tier_range_overlap", "Tier range overlap", {
+    details: `Points range ${range} overlaps tier ${tier.id} (${tier.name}, points ${tier.range})`,
+    resourceId: tier.id,
+    resourceType: "vl_tier",
+  });
+}
+
+/** Loyalty v2: a resource other objects still point at cannot be deleted; the error lists them. */
+export function resourceInUse(
+  resource: { id: string; type: ResourceType; label: string },
+  related: { type: string; label: string; ids: readonly string[] },
+): ApiError {
+  const plural = related.ids.length === 1 ? related.label : `${related.label}s`;
+  return new ApiError(409, "resource_in_use", "Resource in use", {
+    details: `${resource.label} ${resource.id} is used by ${plural} ${related.ids.join(", ")}`,
+    resourceId: resource.id,
+    resourceType: resource.type,
+    extra: { related_object_ids: [...related.ids], related_object_type: related.type },
   });
 }
 

@@ -27,6 +27,11 @@ function bound(issue: { minimum?: unknown; maximum?: unknown }): string {
   return String(issue.minimum ?? issue.maximum);
 }
 
+/** zod reports a regex as `/source/flags`; the service's validator quotes the bare source. */
+function patternSource(pattern: string | undefined): string {
+  return /^\/(.*)\/[a-z]*$/s.exec(pattern ?? "")?.[1] ?? pattern ?? "";
+}
+
 export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const path = propertyPath(issue.path);
   const subject = path === "" ? "Request body" : `Property ${path}`;
@@ -46,6 +51,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
       return `${subject} should be ${op} ${bound(issue)}`;
     }
     case "invalid_value":
+      // zod reports a missing enum or literal as a wrong value; the service calls it missing.
+      if (path !== "" && !valueAt(input, issue.path).present) return `${subject} is required`;
       return `${subject} should be equal to one of the allowed values: ${issue.values.map(String).join(", ")}`;
     case "unrecognized_keys": {
       const keys = issue.keys.map((key) => `${path}.${key}`);
@@ -53,7 +60,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     }
     case "invalid_format":
       return issue.format === "regex"
-        ? `${subject} should match pattern "${(issue as { pattern?: string }).pattern ?? ""}"`
+        ? `${subject} should match pattern "${patternSource((issue as { pattern?: string }).pattern)}"`
         : `${subject} should match format "${issue.format}"`;
     case "invalid_union":
       return `${subject} should match one of the allowed shapes`;

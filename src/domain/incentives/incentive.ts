@@ -16,12 +16,18 @@ const campaignId = z.string().regex(/^camp_[a-zA-Z0-9]+/, "must match ^camp_[a-z
 
 const every = z.strictObject({ every: bigInt.min(1), value: bigInt });
 const metadataEvery = z.strictObject({ every: bigInt.min(1), value: bigInt, property: z.string().min(1) });
-const applicableTo = z.strictObject({
-  type: z.enum(["product", "sku", "products_collection"]),
-  product: z.strictObject({ id: productId }).optional(),
-  sku: z.strictObject({ id: skuId }).optional(),
-  products_collection: z.strictObject({ id: z.string().regex(/^pc_[a-zA-Z0-9]+/) }).optional(),
-});
+/** An entry names what it applies to by its type; the object of that type must be there. */
+const applicableTo = z
+  .strictObject({
+    type: z.enum(["product", "sku", "products_collection"]),
+    product: z.strictObject({ id: productId }).optional(),
+    sku: z.strictObject({ id: skuId }).optional(),
+    products_collection: z.strictObject({ id: z.string().regex(/^pc_[a-zA-Z0-9]+/) }).optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry[entry.type] === undefined)
+      ctx.addIssue({ code: "custom", path: [entry.type], message: `is required when type is ${entry.type}` });
+  });
 const itemsEvery = z.strictObject({
   every: bigInt.min(1),
   value: bigInt,
@@ -62,21 +68,34 @@ const pointsProportional = z
       .optional(),
   })
   .superRefine((value, ctx) => {
-    const [group, field] = CALCULATION_PATHS[value.calculation_type];
-    const holder = value[group] as Record<string, unknown> | undefined;
-    if (holder?.[field] === undefined)
+    // The calculation type picks one sub-object; another one beside it would leave the points ambiguous.
+    const presentAt = ([group, field]: readonly [string, string]) =>
+      (value[group as keyof typeof value] as Record<string, unknown> | undefined)?.[field] !== undefined;
+    const chosen = CALCULATION_PATHS[value.calculation_type];
+    const issue = (path: readonly [string, string], rule: string) =>
       ctx.addIssue({
         code: "custom",
-        path: [group, field],
-        message: `is required when calculation_type is ${value.calculation_type}`,
+        path: [...path],
+        message: `is ${rule} when calculation_type is ${value.calculation_type}`,
       });
+    if (!presentAt(chosen)) issue(chosen, "required");
+    for (const path of Object.values(CALCULATION_PATHS))
+      if (path !== chosen && presentAt(path)) issue(path, "not allowed");
   });
 
-function exactlyOne<T extends Record<string, unknown>>(keys: readonly (keyof T & string)[]) {
-  return (value: T, ctx: z.RefinementCtx) => {
-    const present = keys.filter((key) => value[key] !== undefined && value[key] !== null);
-    if (present.length !== 1)
-      ctx.addIssue({ code: "custom", path: [], message: `must hold exactly one of ${keys.join(", ")}` });
+/**
+ * A `type` that names which of its sibling objects is present (spec: "exactly one of"): the named one is
+ * required, the others must be absent or null, so the type and the data cannot disagree.
+ */
+function objectChosenByType(byType: Record<string, string>) {
+  return (value: { type: string } & Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const present = (key: string) => value[key] !== undefined && value[key] !== null;
+    const chosen = byType[value.type];
+    if (chosen && !present(chosen))
+      ctx.addIssue({ code: "custom", path: [chosen], message: `is required when type is ${value.type}` });
+    for (const key of Object.values(byType))
+      if (key !== chosen && present(key))
+        ctx.addIssue({ code: "custom", path: [key], message: `is not allowed when type is ${value.type}` });
   };
 }
 
@@ -86,7 +105,7 @@ const material = z
     product: z.strictObject({ id: productId }).nullable().optional(),
     sku: z.strictObject({ product_id: productId, id: skuId }).nullable().optional(),
   })
-  .superRefine(exactlyOne(["product", "sku"]));
+  .superRefine(objectChosenByType({ PRODUCT: "product", SKU: "sku" }));
 
 const digital = z
   .strictObject({
@@ -94,7 +113,7 @@ const digital = z
     discount_coupons: z.strictObject({ campaign_id: campaignId }).nullable().optional(),
     gift_vouchers: z.strictObject({ campaign_id: campaignId, balance: bigInt }).nullable().optional(),
   })
-  .superRefine(exactlyOne(["discount_coupons", "gift_vouchers"]));
+  .superRefine(objectChosenByType({ DISCOUNT_COUPONS: "discount_coupons", GIFT_VOUCHERS: "gift_vouchers" }));
 
 const DETAIL_BY_TYPE = {
   POINTS: "points",
@@ -118,20 +137,8 @@ export const incentiveSchema = z
     updated_at: nullableTimestamp.default(null),
     object: z.literal("incentive").default("incentive"),
   })
-  .superRefine((incentive, ctx) => {
-    // The type decides which detail object is present: that one, and no other.
-    for (const [type, field] of Object.entries(DETAIL_BY_TYPE)) {
-      const present = incentive[field] !== undefined;
-      if (type === incentive.type && !present)
-        ctx.addIssue({ code: "custom", path: [field], message: `is required when type is ${type}` });
-      if (type !== incentive.type && present)
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          message: `is not allowed when type is ${incentive.type}`,
-        });
-    }
-  });
+  // The type decides which detail object is present: that one, and no other.
+  .superRefine(objectChosenByType(DETAIL_BY_TYPE));
 
 export type Incentive = z.output<typeof incentiveSchema>;
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { rangesOverlap } from "../tiers/qualification-rules.js";
 import { ID_COLLECTIONS } from "./collections.js";
 
 type Ctx = z.RefinementCtx;
@@ -58,11 +59,6 @@ function mustExist(
     issue(ctx, path, `no ${what} with id ${id} in this project`);
 }
 
-/** Closed and open-ended point ranges overlap when neither ends before the other begins. */
-function overlaps(a: { min: number; max: number }, b: { min: number; max: number }): boolean {
-  return a.min <= b.max && b.min <= a.max;
-}
-
 /**
  * Checks that a project document hangs together: ids unique, every reference pointing at something in the same
  * project, tier ranges disjoint. The loader reports each problem with its JSON path, like a schema error.
@@ -120,7 +116,7 @@ export function checkReferences(doc: Doc, ctx: Ctx): void {
       );
       if (rules.type !== "POINTS" || rules.min_value === undefined) return;
       const range = { min: rules.min_value, max: rules.max_value ?? Number.POSITIVE_INFINITY, index: j };
-      const clash = ranges.find((other) => overlaps(other, range));
+      const clash = ranges.find((other) => rangesOverlap(other, range));
       if (clash) issue(ctx, [...path, "qualification_rules"], `overlaps the range of tier ${clash.index}`);
       ranges.push(range);
     });

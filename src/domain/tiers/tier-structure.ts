@@ -1,40 +1,9 @@
 import { z } from "zod";
 import { RecordStore } from "../record-store.js";
 import { hexId, metadata, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
+import { qualificationRulesSchema } from "./qualification-rules.js";
 
 export const MAX_TIERS_PER_STRUCTURE = 10;
-
-/**
- * Qualification rules as the spec states them: POINTS needs min_value (max_value optional, not below it, no
- * segment); SEGMENT needs segment.id and takes no range.
- */
-export const qualificationRulesSchema = z
-  .strictObject({
-    type: z.enum(["POINTS", "SEGMENT"]),
-    min_value: z.number().int().min(0).optional(),
-    max_value: z.number().int().min(0).optional(),
-    segment: z.strictObject({ id: z.string().min(1) }).optional(),
-  })
-  .superRefine((rules, ctx) => {
-    if (rules.type === "POINTS") {
-      if (rules.min_value === undefined)
-        ctx.addIssue({ code: "custom", path: ["min_value"], message: "is required when type is POINTS" });
-      if (rules.segment !== undefined)
-        ctx.addIssue({ code: "custom", path: ["segment"], message: "is not allowed when type is POINTS" });
-      if (rules.min_value !== undefined && rules.max_value !== undefined && rules.max_value < rules.min_value)
-        ctx.addIssue({
-          code: "custom",
-          path: ["max_value"],
-          message: "must be greater than or equal to min_value",
-        });
-    } else {
-      if (rules.segment === undefined)
-        ctx.addIssue({ code: "custom", path: ["segment"], message: "is required when type is SEGMENT" });
-      for (const field of ["min_value", "max_value"] as const)
-        if (rules[field] !== undefined)
-          ctx.addIssue({ code: "custom", path: [field], message: "is not allowed when type is SEGMENT" });
-    }
-  });
 
 export const tierSchema = z.strictObject({
   id: hexId("lt"),
@@ -65,5 +34,11 @@ export type TierStructure = Omit<z.output<typeof tierStructureSchema>, "tiers"> 
 export class TierStructureStore extends RecordStore<TierStructure> {
   constructor(structures: Iterable<TierStructure> = []) {
     super("vl_tier_structure", structures);
+  }
+
+  /** Appends a tier to its structure (a 404 when the structure is unknown); the rules are the caller's. */
+  addTier(tier: Tier): Tier {
+    this.get(tier.tier_structure_id).tiers.push(tier);
+    return tier;
   }
 }
