@@ -70,7 +70,10 @@ describe("code generation", () => {
 
 describe("VoucherStore lookups", () => {
   it("yields open cards in stored order and drops them once held", () => {
-    const store = new VoucherStore([card("v_a"), card("v_b", { active: false }), card("v_c"), card("v_d")]);
+    const store = new VoucherStore(
+      [card("v_a"), card("v_b", { active: false }), card("v_c"), card("v_d")],
+      () => campaign,
+    );
     expect([...store.openCards("camp_x")].map((v) => v.id)).toEqual(["v_a", "v_c", "v_d"]);
     store.put({ ...card("v_a"), holder_id: "cust_1" });
     store.put({ ...card("v_d"), metadata: { touched: true } });
@@ -81,9 +84,36 @@ describe("VoucherStore lookups", () => {
     expect(store.heldBy("cust_1")).toEqual([]);
   });
 
+  it("keeps fixture cards as given and completes them on every read", () => {
+    const lean = { ...card("v_lean") } as Record<string, unknown>;
+    for (const derived of [
+      "campaign",
+      "category",
+      "category_id",
+      "categories",
+      "assets",
+      "redemption",
+      "publish",
+    ])
+      delete lean[derived];
+    const store = new VoucherStore([lean as Voucher], () => campaign);
+    expect([...store.records()][0]).toBe(lean);
+    expect(store.get("v_lean")).toMatchObject({
+      campaign: "X",
+      assets: { qr: { id: expect.stringMatching(/^U2FsdGVkX1/) } },
+      publish: { count: 0 },
+      redemption: { redeemed_quantity: 0 },
+    });
+    const written = store.put({ ...store.get("v_lean"), holder_id: "cust_1" });
+    expect([...store.records()][0]).toBe(written);
+  });
+
   it("a card with a publication but no holder is not open", () => {
     const published = card("v_p");
-    const store = new VoucherStore([{ ...published, publish: { ...published.publish, count: 1 } }]);
+    const store = new VoucherStore(
+      [{ ...published, publish: { ...published.publish, count: 1 } }],
+      () => campaign,
+    );
     expect([...store.openCards("camp_x")]).toEqual([]);
   });
 });

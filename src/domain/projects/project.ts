@@ -12,8 +12,8 @@ import { LocationStore } from "../locations/location.js";
 import { PublicationStore } from "../publications/publication.js";
 import { SegmentStore } from "../segments/segment.js";
 import { TierStructureStore } from "../tiers/tier-structure.js";
-import { VoucherStore } from "../vouchers/voucher.js";
-import { completeVoucher } from "../vouchers/voucher-view.js";
+import { publishCount, VoucherStore } from "../vouchers/voucher.js";
+import { publishSummary } from "../vouchers/voucher-view.js";
 import type { ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
 
@@ -55,7 +55,7 @@ export class Project {
     this.campaigns = new CampaignStore(doc.campaigns);
     this.customers = new CustomerStore(doc.customers);
     this.publications = new PublicationStore(doc.publications);
-    this.vouchers = new VoucherStore(this.#completeVouchers(doc));
+    this.vouchers = new VoucherStore(this.#countPublications(doc), (id) => this.campaigns.get(id));
     this.segments = new SegmentStore(doc.segments);
     this.tierStructures = new TierStructureStore(
       doc.tier_structures.map((structure) => ({
@@ -78,14 +78,22 @@ export class Project {
     };
   }
 
-  /** A card held by a customer counts one publication even when the fixture lists none. */
-  #completeVouchers(doc: ProjectDocument) {
+  /**
+   * A card's publication count comes from the publications that name it, when the fixture lists any; a card with
+   * a holder and none listed counts one (see publishCount). Only cards whose count differs get a `publish`.
+   */
+  #countPublications(doc: ProjectDocument) {
     const published = new Map<string, number>();
     for (const publication of doc.publications)
       published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
     return doc.vouchers.map((voucher) => {
-      const count = published.get(voucher.id) ?? (voucher.holder_id ? 1 : 0);
-      return completeVoucher(voucher, this.campaigns.get(voucher.campaign_id), count);
+      const count = published.get(voucher.id);
+      if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
+      const code = encodeURIComponent(voucher.code);
+      return {
+        ...voucher,
+        publish: { object: "list" as const, count, url: `/v1/vouchers/${code}/publications?page=1&limit=10` },
+      };
     });
   }
 }

@@ -22,8 +22,12 @@ export function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BAS
   };
 }
 
-/** Fills in the parts of a voucher that follow from the rest, keeping any the fixture spelled out. */
+/**
+ * Fills in the parts of a voucher that follow from the rest, keeping any the record spells out. A record that has
+ * them all is returned as it is.
+ */
 export function completeVoucher(input: VoucherInput, campaign: Campaign, publishCount: number): Voucher {
+  if (isComplete(input)) return input;
   const code = encodeURIComponent(input.code);
   return {
     ...input,
@@ -39,12 +43,28 @@ export function completeVoucher(input: VoucherInput, campaign: Campaign, publish
       object: "list",
       url: `/v1/vouchers/${code}/redemptions?page=1&limit=10`,
     },
-    publish: input.publish ?? {
-      object: "list",
-      count: publishCount,
-      url: `/v1/vouchers/${code}/publications?page=1&limit=10`,
-    },
+    publish: input.publish ?? publishSummary(input.code, publishCount),
   };
+}
+
+export function publishSummary(code: string, count: number): Voucher["publish"] {
+  return {
+    object: "list",
+    count,
+    url: `/v1/vouchers/${encodeURIComponent(code)}/publications?page=1&limit=10`,
+  };
+}
+
+function isComplete(input: VoucherInput): input is Voucher {
+  return (
+    input.campaign !== undefined &&
+    input.category !== undefined &&
+    input.category_id !== undefined &&
+    input.categories !== undefined &&
+    input.assets !== undefined &&
+    input.redemption !== undefined &&
+    input.publish !== undefined
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { Campaign } from "../campaigns/campaign.js";
 import { RecordStore } from "../record-store.js";
 import { category, idWithPrefix, metadata, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
+import { completeVoucher } from "./voucher-view.js";
 
 const linkedImage = z.strictObject({ id: z.string(), url: z.string() });
 
@@ -78,31 +80,65 @@ export type Voucher = Omit<VoucherInput, "category" | "category_id" | "categorie
  * Vouchers of a project, by id and by code, plus the two lookups card assignment needs to stay fast at any size:
  * each campaign's cards still open for publication (in a stable order: the order they were stored in), and the
  * cards each customer holds. Both are kept in step by `put`, so they never drift from the records.
+ *
+ * Records are kept as they were given: a fixture card without its derived parts (campaign name, categories,
+ * assets, redemption and publish summaries) stays that small, and every read completes it from its campaign. A
+ * million-card campaign then costs the cards, not five derived objects per card. Records are never changed in place:
+ * writes put a new object.
  */
-export class VoucherStore extends RecordStore<Voucher> {
-  readonly findByCode = this.index((voucher) => voucher.code);
+export class VoucherStore extends RecordStore<VoucherInput> {
+  readonly #byCode = this.index((voucher) => voucher.code);
+  readonly #campaigns: CampaignLookup;
   /** campaign id -> ids of its active, unpublished cards; a Set keeps insertion order and deletes in O(1). */
   readonly #open = new Map<string, Set<string>>();
   /** customer id -> ids of the vouchers they hold. */
   readonly #held = new Map<string, Set<string>>();
 
-  constructor(vouchers: Iterable<Voucher> = []) {
+  constructor(vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
     super("voucher", vouchers);
-    for (const voucher of this.values()) this.#track(voucher);
+    this.#campaigns = campaigns;
+    for (const voucher of super.values()) this.#track(voucher);
   }
 
-  override put(voucher: Voucher): Voucher {
-    const previous = this.find(voucher.id);
+  override get(id: string): Voucher {
+    return this.#complete(super.get(id));
+  }
+
+  override find(id: string): Voucher | undefined {
+    const voucher = super.find(id);
+    return voucher && this.#complete(voucher);
+  }
+
+  findByCode(code: string): Voucher | undefined {
+    const voucher = this.#byCode(code);
+    return voucher && this.#complete(voucher);
+  }
+
+  override list(): Voucher[] {
+    return [...this.values()];
+  }
+
+  override *values(): IterableIterator<Voucher> {
+    for (const voucher of super.values()) yield this.#complete(voucher);
+  }
+
+  /** The records as stored, derived parts left out where they were left out: what a state export writes. */
+  records(): IterableIterator<VoucherInput> {
+    return super.values();
+  }
+
+  override put(voucher: VoucherInput): Voucher {
+    const previous = super.find(voucher.id);
     // An update that leaves a card where it was (open, or held by the same customer) keeps its place in order.
     const unmoved = previous !== undefined && placeOf(previous) === placeOf(voucher);
     if (previous && !unmoved) this.#untrack(previous);
     super.put(voucher);
     if (!unmoved) this.#track(voucher);
-    return voucher;
+    return this.#complete(voucher);
   }
 
   override delete(id: string): boolean {
-    const previous = this.find(id);
+    const previous = super.find(id);
     if (previous) this.#untrack(previous);
     return super.delete(id);
   }
@@ -129,23 +165,34 @@ export class VoucherStore extends RecordStore<Voucher> {
     return held;
   }
 
-  #track(voucher: Voucher): void {
+  #complete(voucher: VoucherInput): Voucher {
+    return completeVoucher(voucher, this.#campaigns(voucher.campaign_id), publishCount(voucher));
+  }
+
+  #track(voucher: VoucherInput): void {
     if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id);
     else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id);
   }
 
-  #untrack(voucher: Voucher): void {
+  #untrack(voucher: VoucherInput): void {
     if (voucher.holder_id) this.#held.get(voucher.holder_id)?.delete(voucher.id);
     this.#open.get(voucher.campaign_id)?.delete(voucher.id);
   }
 }
 
-/** Open for publication: switched on and never handed out. Validity windows are the caller's to check. */
-function isOpen(voucher: Voucher): boolean {
-  return voucher.active && !voucher.holder_id && voucher.publish.count === 0;
+export type CampaignLookup = (campaignId: string) => Campaign;
+
+/** A card held by a customer counts one publication unless its record says otherwise. */
+export function publishCount(voucher: VoucherInput): number {
+  return voucher.publish?.count ?? (voucher.holder_id ? 1 : 0);
 }
 
-function placeOf(voucher: Voucher): string {
+/** Open for publication: switched on and never handed out. Validity windows are the caller's to check. */
+function isOpen(voucher: VoucherInput): boolean {
+  return voucher.active && !voucher.holder_id && publishCount(voucher) === 0;
+}
+
+function placeOf(voucher: VoucherInput): string {
   if (voucher.holder_id) return `held:${voucher.holder_id}`;
   return isOpen(voucher) ? `open:${voucher.campaign_id}` : "none";
 }
