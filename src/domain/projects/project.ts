@@ -89,11 +89,7 @@ export class Project {
     return doc.vouchers.map((voucher) => {
       const count = published.get(voucher.id);
       if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
-      const code = encodeURIComponent(voucher.code);
-      return {
-        ...voucher,
-        publish: { object: "list" as const, count, url: `/v1/vouchers/${code}/publications?page=1&limit=10` },
-      };
+      return { ...voucher, publish: publishSummary(voucher.code, count) };
     });
   }
 }
