@@ -1,0 +1,133 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The benchmark's own project, written as a fixtures folder: pools large enough that no round runs out (cards to
+ * assign, tier structures to fill, incentives to delete), so every measured request is a success of the real
+ * operation. Ids and codes are derived from counters, so the same sizes give the same bytes.
+ */
+
+export const BENCH_KEYS = { "X-App-Id": "bench-app-id", "X-App-Token": "bench-app-token" } as const;
+export const BENCH_CAMPAIGN = "camp_bench_loyalty";
+export const SMALL_CAMPAIGN = "camp_bench_small";
+export const BENCH_LOCATION = "loc_bench_circle";
+export const BENCH_EVENT = "bench_event";
+const CREATED = "2026-01-01T00:00:00.000Z";
+
+export const LOCATION = {
+  id: BENCH_LOCATION,
+  object: "location",
+  name: "Warsaw city centre",
+  shape: {
+    type: "circle",
+    format: "distance",
+    distance: { center: "geo:52.2297,21.0122", radius: "1.5 km" },
+  },
+  created_at: "2025-11-02T08:00:00.000Z",
+  updated_at: null,
+};
+
+export interface BenchSizes {
+  cards: number;
+  /** A second loyalty campaign, `camp_bench_small`, with this many cards (the scale run's 1k baseline). */
+  smallCards?: number;
+  tierStructures: number;
+  incentives: number;
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+export const tierStructureId = (i: number) => `lts_b${hex(i, 17)}`;
+export const incentiveId = (i: number) => `linc_b${hex(i, 17)}`;
+
+/** Writes `dir/bench/*.json` (one project, `bench`) and returns `dir`, ready for FIXTURES_DIR. */
+export function writeBenchFixtures(dir: string, sizes: BenchSizes): string {
+  rmSync(dir, { recursive: true, force: true });
+  const project = join(dir, "bench");
+  mkdirSync(project, { recursive: true });
+  const write = (name: string, value: unknown) => writeFileSync(join(project, name), JSON.stringify(value));
+  write("project.json", { id: "bench", name: "Benchmark" });
+  write("api-keys.json", [{ app_id: BENCH_KEYS["X-App-Id"], app_token: BENCH_KEYS["X-App-Token"] }]);
+  write("locations.json", [LOCATION]);
+  const campaign = (id: string, name: string) => ({
+    id,
+    name,
+    campaign_type: "LOYALTY_PROGRAM",
+    type: "STATIC",
+    join_once: true,
+    voucher: {
+      type: "LOYALTY_CARD",
+      loyalty_card: { points: 0 },
+      code_config: { pattern: "BENCH-########" },
+    },
+    created_at: CREATED,
+  });
+  write("campaigns.json", [
+    campaign(BENCH_CAMPAIGN, "Bench Loyalty"),
+    ...(sizes.smallCards ? [campaign(SMALL_CAMPAIGN, "Bench Small")] : []),
+  ]);
+  writeCards(join(project, "vouchers.json"), [
+    { campaignId: BENCH_CAMPAIGN, count: sizes.cards, prefix: "BENCH" },
+    { campaignId: SMALL_CAMPAIGN, count: sizes.smallCards ?? 0, prefix: "SMALL" },
+  ]);
+  write("event-schemas.json", [
+    {
+      id: "ms_bench_event",
+      name: BENCH_EVENT,
+      schema: { properties: { plan: { type: "string", array: false, optional: false } } },
+      created_at: CREATED,
+    },
+  ]);
+  write(
+    "tier-structures.json",
+    Array.from({ length: sizes.tierStructures }, (_, i) => ({
+      id: tierStructureId(i),
+      name: `Bench structure ${i}`,
+      created_at: CREATED,
+      updated_at: null,
+      object: "tier_structure",
+      tiers: [],
+    })),
+  );
+  write(
+    "incentives.json",
+    Array.from({ length: sizes.incentives }, (_, i) => ({
+      id: incentiveId(i),
+      name: `Bench incentive ${i}`,
+      type: "POINTS",
+      status: "ACTIVE",
+      stock: 1000,
+      points: { value: 10, card_definition_id: "lcdef_b00000000000001" },
+      created_at: CREATED,
+      updated_at: null,
+      object: "incentive",
+    })),
+  );
+  return dir;
+}
+
+/** A million cards is a few hundred megabytes of JSON: written in chunks, never built as one string. */
+function writeCards(file: string, pools: { campaignId: string; count: number; prefix: string }[]): void {
+  const chunks: string[] = ["["];
+  let first = true;
+  writeFileSync(file, "");
+  for (const { campaignId, count, prefix } of pools) {
+    for (let i = 0; i < count; i++) {
+      const card = {
+        id: `v_${prefix.toLowerCase()}${String(i).padStart(17, "0")}`,
+        code: `${prefix}-${String(i).padStart(8, "0")}`,
+        campaign_id: campaignId,
+        type: "LOYALTY_CARD",
+        loyalty_card: { points: 0, balance: 0 },
+        created_at: CREATED,
+      };
+      chunks.push(`${first ? "" : ","}${JSON.stringify(card)}`);
+      first = false;
+      if (chunks.length >= 10_000) {
+        writeFileSync(file, chunks.join(""), { flag: "a" });
+        chunks.length = 0;
+      }
+    }
+  }
+  chunks.push("]");
+  writeFileSync(file, chunks.join(""), { flag: "a" });
+}

@@ -1,0 +1,121 @@
+import type { ScaleResult } from "./scale.js";
+
+export interface Row {
+  target: string;
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface Check {
+  target: string;
+  value: string;
+  met: boolean;
+}
+
+const LOCATION = "GET location";
+
+function baseline(rows: Row[], target: string): number {
+  return rows.find((row) => row.target === target && row.scenario === LOCATION)?.rps ?? Number.NaN;
+}
+
+/** The issue's targets, each judged against the baselines of this same run. */
+export function checkTargets(rows: Row[], scale: ScaleResult | undefined): Check[] {
+  const express = baseline(rows, "express");
+  const checks: Check[] = [];
+  for (const row of rows.filter((r) => r.target === "ours")) {
+    const wanted = row.scenario === LOCATION ? 0.8 : 0.6;
+    const ratio = row.rps / express;
+    checks.push({
+      target: `${row.scenario}: >= ${wanted}x bare Express req/s`,
+      value: `${ratio.toFixed(2)}x`,
+      met: ratio >= wanted,
+    });
+    checks.push({ target: `${row.scenario}: p99 < 10 ms`, value: `${row.p99} ms`, met: row.p99 < 10 });
+    checks.push({ target: `${row.scenario}: no errors`, value: String(row.errors), met: row.errors === 0 });
+  }
+  if (scale) {
+    checks.push({
+      target: `${scale.cards} cards: ready < 10 s`,
+      value: `${(scale.readyMs / 1000).toFixed(1)} s`,
+      met: scale.readyMs < 10_000,
+    });
+    checks.push({
+      target: `${scale.cards} cards: resident < 1.5 GB`,
+      value: `${scale.rssMiB ?? "?"} MiB`,
+      met: scale.rssMiB !== undefined && scale.rssMiB < 1536,
+    });
+    checks.push({
+      target: `${scale.cards} cards: assignment p50 within 1.2x of 1k cards`,
+      value: `${scale.ratio}x (${scale.p50LargeMs} vs ${scale.p50SmallMs} ms)`,
+      met: scale.ratio <= 1.2,
+    });
+    checks.push({
+      target: "default fixtures: first request < 1 s after start",
+      value: `${scale.defaultReadyMs} ms`,
+      met: scale.defaultReadyMs < 1000,
+    });
+  }
+  return checks;
+}
+
+function table(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+}
+
+/** A Markdown table, so a run can be pasted into the README as it is. */
+export function printReport(
+  rows: Row[],
+  scale: ScaleResult | undefined,
+  checks: Check[],
+  settings: { rounds: number; duration: number; connections: number },
+): void {
+  const express = baseline(rows, "express");
+  const bare = baseline(rows, "node:http");
+  const out: string[] = [];
+  out.push(
+    `\n${settings.rounds} rounds x ${settings.duration} s, ${settings.connections} connections, medians; node ${process.version}\n`,
+  );
+  out.push(
+    table(
+      ["Server", "Scenario", "req/s", "p50 ms", "p99 ms", "errors", "vs Express", "vs node:http"],
+      rows.map((r) => [
+        r.target,
+        r.scenario,
+        Math.round(r.rps).toString(),
+        String(r.p50),
+        String(r.p99),
+        String(r.errors),
+        `${(r.rps / express).toFixed(2)}x`,
+        `${(r.rps / bare).toFixed(2)}x`,
+      ]),
+    ),
+  );
+  if (scale)
+    out.push(
+      "",
+      table(
+        ["Scale", "Value"],
+        [
+          ["cards in one campaign", String(scale.cards)],
+          ["start to first successful request", `${scale.readyMs} ms`],
+          ["resident memory", `${scale.rssMiB ?? "?"} MiB`],
+          ["assignment p50, 1k-card campaign", `${scale.p50SmallMs} ms`],
+          [`assignment p50, ${scale.cards}-card campaign`, `${scale.p50LargeMs} ms`],
+          ["default fixtures: start to first request", `${scale.defaultReadyMs} ms`],
+        ],
+      ),
+    );
+  out.push(
+    "",
+    table(
+      ["Target", "Measured", "Met"],
+      checks.map((c) => [c.target, c.value, c.met ? "yes" : "NO"]),
+    ),
+  );
+  process.stdout.write(`${out.join("\n")}\n`);
+}

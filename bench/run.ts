@@ -1,0 +1,161 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { BENCH_KEYS, BENCH_LOCATION, LOCATION, writeBenchFixtures } from "./fixtures.js";
+import { type Measurement, measure, median } from "./measure.js";
+import { checkTargets, printReport, type Row } from "./report.js";
+import { runScale, type ScaleResult } from "./scale.js";
+import { scenarios } from "./scenarios.js";
+import { ROOT, type RunningTarget, startProcess } from "./targets.js";
+
+/**
+ * `npm run bench`: our server against the two limits it cannot beat, measured in the same run on the same machine
+ * with the same payloads: a bare node:http server (the platform) and a bare Express 5 app (the design). Rounds are
+ * interleaved so that a noisy moment hurts every target alike, and medians are reported.
+ */
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    "scale-cards": { type: "string", default: "1000000" },
+    "skip-scale": { type: "boolean", default: false },
+  },
+});
+const rounds = Number(args.rounds);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+
+const SIZES = { cards: 200_000, tierStructures: 5_000, incentives: 100_000 };
+const LOCATION_PATH = `/v1/locations/${BENCH_LOCATION}`;
+
+async function ok(url: string, init?: RequestInit): Promise<boolean> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.ok;
+}
+
+async function control(
+  target: RunningTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(`${target.url}/__mock${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} /__mock${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function token(target: RunningTarget): Promise<string> {
+  const response = await fetch(`${target.url}/v1/oauth/token`, {
+    method: "POST",
+    headers: { ...BENCH_KEYS, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials&scope=api",
+  });
+  const json = (await response.json()) as { access_token: string };
+  return json.access_token;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-bench-"));
+  const fixtures = writeBenchFixtures(join(tmp, "fixtures"), SIZES);
+  const body = JSON.stringify(LOCATION);
+
+  const bareHttp = await startProcess({
+    script: "bench/servers/bare-http.mjs",
+    env: { BENCH_BODY: body },
+    probe: (url) => ok(`${url}${LOCATION_PATH}`),
+  });
+  const bareExpress = await startProcess({
+    script: "bench/servers/bare-express.mjs",
+    env: { BENCH_BODY: body },
+    probe: (url) => ok(`${url}${LOCATION_PATH}`),
+  });
+  const ours = await startProcess({
+    script: "dist/main.js",
+    // Default settings, logging on (to a file). Only the token cap is raised: at thousands of requests per second
+    // the spec's 1000 live tokens last a third of a second, and the scenario measures issuing, not refusing.
+    env: { FIXTURES_DIR: fixtures, LOG_LEVEL: "info", TOKEN_LIMIT: "100000000" },
+    logFile: join(tmp, "server.log"),
+    probe: (url) => ok(`${url}${LOCATION_PATH}`, { headers: BENCH_KEYS }),
+  });
+
+  const options = { connections, duration };
+  const all = scenarios(SIZES);
+  const samples = new Map<string, Measurement[]>();
+  const add = (key: string, m: Measurement) => {
+    process.stderr.write(
+      `  ${key.replace("|", ": ")}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, ${m.errors} errors\n`,
+    );
+    samples.set(key, [...(samples.get(key) ?? []), m]);
+  };
+  try {
+    // Warm-up: JIT and connection pools, not measured.
+    for (const target of [bareHttp, bareExpress, ours])
+      await measure(target.url, [{ method: "GET", path: LOCATION_PATH, headers: { ...BENCH_KEYS } }], {
+        connections,
+        duration: 1,
+      });
+    for (let round = 0; round < rounds; round++) {
+      process.stderr.write(`round ${round + 1}/${rounds}\n`);
+      const get = [{ method: "GET" as const, path: LOCATION_PATH, headers: { ...BENCH_KEYS } }];
+      add("node:http|GET location", await measure(bareHttp.url, get, options));
+      add("express|GET location", await measure(bareExpress.url, get, options));
+      for (const scenario of all) {
+        const requests = scenario.requests({ token: await token(ours) });
+        add(`ours|${scenario.name}`, await measure(ours.url, requests, options));
+        if (scenario.consumes) await control(ours, "POST", "/projects/bench/reset");
+      }
+    }
+  } finally {
+    await Promise.all([bareHttp.stop(), bareExpress.stop(), ours.stop()]);
+  }
+
+  const rows: Row[] = [...samples.entries()].map(([key, list]) => {
+    const [target, scenario] = key.split("|") as [string, string];
+    return {
+      target,
+      scenario,
+      rps: median(list.map((m) => m.rps)),
+      p50: median(list.map((m) => m.p50)),
+      p99: median(list.map((m) => m.p99)),
+      errors: list.reduce((sum, m) => sum + m.errors, 0),
+    };
+  });
+
+  let scale: ScaleResult | undefined;
+  if (!args["skip-scale"]) scale = await runScale(join(tmp, "scale"), Number(args["scale-cards"]));
+  rmSync(tmp, { recursive: true, force: true });
+
+  const checks = checkTargets(rows, scale);
+  printReport(rows, scale, checks, { rounds, duration, connections });
+  const results = join(ROOT, "bench", "results");
+  mkdirSync(results, { recursive: true });
+  const file = join(results, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  const report = {
+    at: new Date().toISOString(),
+    node: process.version,
+    settings: { rounds, duration, connections, sizes: SIZES },
+    rows,
+    scale,
+    checks,
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(results, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nwritten ${file} (${report.seconds} s)\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { openSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+export interface RunningTarget {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawning the process to its first successful answer. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts a server in a process of its own (the load generator must not share its event loop), its output going to
+ * `logFile` so that logging costs what it costs in real use, and waits until `probe` answers 200.
+ */
+export async function startProcess(options: {
+  script: string;
+  env: Record<string, string>;
+  probe: (url: string) => Promise<boolean>;
+  logFile?: string;
+  timeoutMs?: number;
+}): Promise<RunningTarget> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const out = openSync(options.logFile ?? "/dev/null", "w");
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [options.script], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", out, "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${options.script} exited early: ${stderr}`);
+    if (performance.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${options.script} did not answer within ${options.timeoutMs} ms: ${stderr}`);
+    }
+    if (await options.probe(url).catch(() => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid as number,
+    readyMs,
+    stop: async () => {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resident memory of a process, from /proc (Linux), in MiB; undefined elsewhere. */
+export async function residentMiB(pid: number): Promise<number | undefined> {
+  const { readFile } = await import("node:fs/promises");
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => undefined);
+  const match = status?.match(/^VmRSS:\s+(\d+) kB/m);
+  return match ? Number(match[1]) / 1024 : undefined;
+}
