@@ -57,6 +57,7 @@ describe("settings", () => {
       TOKEN_GRACE_SECONDS: 60,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
+      JOURNAL_SIZE: 1000,
     });
   });
 

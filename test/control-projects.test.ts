@@ -1,0 +1,297 @@
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../src/http/control/version.js";
+import { control } from "./helpers/control.js";
+import { expectError, send } from "./helpers/http.js";
+import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function locationWith(app: Parameters<typeof send>[0], keys: Record<string, string>, id = "loc_demo_circle") {
+  return send(app, { method: "GET", path: `/v1/locations/${id}`, headers: keys });
+}
+
+describe("GET /__mock/health", () => {
+  it("is ok with the version, uptime and project count", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, { method: "GET", path: "/__mock/health" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", version: VERSION, uptime_s: expect.any(Number), projects: 2 });
+    expect(VERSION).toBe("0.1.0");
+  });
+});
+
+describe("POST /__mock/projects", () => {
+  it("copies a template's data under a fresh id and fresh keys, which work at once", async () => {
+    const { app, registry } = buildWorld();
+    const res = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      object: "project",
+      project_id: expect.stringMatching(/^proj-[0-9a-f]{12}$/),
+      name: "Demo project",
+      app_id: expect.stringMatching(UUID),
+      app_token: expect.stringMatching(UUID),
+      template: "demo",
+      now: "2026-11-20T10:00:00.000Z",
+    });
+    expect(res.body.api_keys.map((key: { name: string }) => key.name)).toEqual([
+      "Demo server-side key",
+      "Demo read-only key (locations only)",
+    ]);
+    // The read-only key keeps its permissions; its credentials are new.
+    expect(res.body.api_keys[1]).toMatchObject({
+      permissions: ["locations"],
+      app_id: expect.stringMatching(UUID),
+    });
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys)).status).toBe(200);
+    expect(registry.get(res.body.project_id).vouchers.size).toBe(registry.get("demo").vouchers.size);
+    // The template keeps its own keys.
+    expect((await locationWith(app, DEMO_KEYS)).status).toBe(200);
+  });
+
+  it("copies the template's fixtures, not what tests have since done to it", async () => {
+    const { app, registry } = buildWorld();
+    registry.get("demo").locations.delete("loc_demo_circle");
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "demo", project_id: "job-42", name: "CI job 42" },
+    });
+    expect(res.body).toMatchObject({ project_id: "job-42", name: "CI job 42" });
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys)).status).toBe(200);
+  });
+
+  it("takes a document in the fixture format and generates what it leaves out", async () => {
+    const { app } = buildWorld();
+    const body = {
+      locations: [
+        {
+          id: "loc_shop",
+          name: "Shop",
+          shape: { type: "circle", format: "distance", distance: { center: "geo:1,2", radius: "1 km" } },
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+    };
+    const res = await control(app, { method: "POST", path: "/__mock/projects", body });
+    expect(res.status).toBe(201);
+    expect(res.body.api_keys).toHaveLength(1);
+    expect(res.body.template).toBeNull();
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys, "loc_shop")).body.name).toBe("Shop");
+    expect((await locationWith(app, keys, "loc_demo_circle")).status).toBe(404);
+  });
+
+  it("keeps the ids and keys a document gives, filling in only missing secrets", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: {
+        project: { id: "mine", name: "Mine" },
+        api_keys: [{ app_id: "mine-app" }, { app_id: "mine-2", app_token: "s" }],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ project_id: "mine", name: "Mine", app_id: "mine-app" });
+    expect(res.body.app_token).toMatch(UUID);
+    expect(res.body.api_keys[1]).toMatchObject({ app_id: "mine-2", app_token: "s" });
+  });
+
+  it("two projects made from one template never share credentials", async () => {
+    const { app } = buildWorld();
+    const a = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    const b = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    expect(a.body.project_id).not.toBe(b.body.project_id);
+    expect(a.body.app_id).not.toBe(b.body.app_id);
+    expect(a.body.api_keys[0].client_id).not.toBe(b.body.api_keys[0].client_id);
+  });
+
+  const badBodies = [
+    { name: "an array", body: [], status: 400, details: "Request body should be object" },
+    { name: "a bare JSON string", body: '"demo"', status: 400, details: /^Request body is not valid JSON/ },
+    { name: "malformed JSON", body: '{"template":', status: 400, details: /^Request body is not valid JSON/ },
+    {
+      name: "an unknown template",
+      body: { template: "nope" },
+      status: 404,
+      details: "Cannot find project with id nope",
+    },
+    {
+      name: "a template with an unknown field",
+      body: { template: "demo", keys: 1 },
+      status: 400,
+      details: "Property .keys is not allowed",
+    },
+    {
+      name: "a bad project id",
+      body: { template: "demo", project_id: "Bad Id" },
+      status: 400,
+      details: /^Property \.project_id/,
+    },
+    {
+      name: "an existing project id",
+      body: { template: "demo", project_id: "other" },
+      status: 409,
+      details: "A project with id other exists already",
+    },
+    {
+      name: "an app id of another project",
+      body: { api_keys: [{ app_id: "demo-app-id" }] },
+      status: 409,
+      details: "App id demo-app-id is used by another project",
+    },
+    {
+      name: "an unknown collection",
+      body: { widgets: [] },
+      status: 400,
+      details: "Property .widgets is not allowed",
+    },
+    {
+      name: "a broken record",
+      body: { locations: [{ id: "loc_x" }] },
+      status: 400,
+      details: "Property .locations[0].name is required",
+    },
+    {
+      name: "a dangling reference",
+      body: {
+        events: [
+          { id: "evcus_1", type: "x", customer_id: "cust_none", created_at: "2026-01-01T00:00:00.000Z" },
+        ],
+      },
+      status: 400,
+      details: "Property .events[0].customer_id no customer with id cust_none in this project",
+    },
+  ];
+  for (const { name, body, status, details } of badBodies) {
+    it(`refuses ${name} (${status}) and creates nothing`, async () => {
+      const { app, registry } = buildWorld();
+      const res = await control(app, {
+        method: "POST",
+        path: "/__mock/projects",
+        body,
+        headers: typeof body === "string" ? { "Content-Type": "application/json" } : {},
+      });
+      expectError(res, status, { details });
+      expect(registry.list().map((project) => project.id)).toEqual(["demo", "other"]);
+    });
+  }
+
+  it("refuses a body that is not JSON with 415", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: "template=demo",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expectError(res, 415, { key: "unsupported_media_type" });
+  });
+});
+
+describe("projects: list, read, delete, reset", () => {
+  it("GET /__mock/projects lists every project", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, { method: "GET", path: "/__mock/projects" });
+    expect(res.body).toMatchObject({ object: "list", data_ref: "projects", total: 2 });
+    expect(res.body.projects.map((p: { id: string }) => p.id)).toEqual(["demo", "other"]);
+  });
+
+  it("GET /__mock/projects/{id} shows one, 404 for an unknown one", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, { method: "GET", path: "/__mock/projects/demo" });
+    expect(res.body).toMatchObject({
+      id: "demo",
+      name: "Demo project",
+      api_keys: ["demo-app-id", "demo-readonly-app-id"],
+    });
+    expectError(await control(app, { method: "GET", path: "/__mock/projects/nope" }), 404, {
+      key: "not_found",
+      resource_type: "project",
+      resource_id: "nope",
+    });
+  });
+
+  it("DELETE removes a project and its keys stop working", async () => {
+    const { app, registry } = buildWorld();
+    const res = await control(app, { method: "DELETE", path: "/__mock/projects/demo" });
+    expect(res.body).toEqual({ object: "project", id: "demo", deleted: true });
+    expect(registry.list().map((project) => project.id)).toEqual(["other"]);
+    expect((await locationWith(app, DEMO_KEYS)).status).toBe(401);
+    expectError(await control(app, { method: "DELETE", path: "/__mock/projects/demo" }), 404, {});
+  });
+
+  it("POST .../reset puts one project back to its fixtures: data, clock, faults, journal", async () => {
+    const { app, registry } = buildWorld();
+    registry.get("demo").locations.delete("loc_demo_circle");
+    registry.get("other").locations.delete("loc_other_circle");
+    await control(app, {
+      method: "POST",
+      path: "/__mock/projects/demo/clock",
+      body: { advance_seconds: 3600 },
+    });
+    await control(app, {
+      method: "POST",
+      path: "/__mock/projects/demo/faults",
+      body: { path: "/x", action: "drop" },
+    });
+    await locationWith(app, DEMO_KEYS, "loc_demo_polygon");
+    const res = await control(app, { method: "POST", path: "/__mock/projects/demo/reset" });
+    expect(res.body).toMatchObject({
+      id: "demo",
+      now: "2026-11-20T10:00:00.000Z",
+      counts: { requests: 0, faults: 0 },
+    });
+    expect(registry.get("demo").locations.has("loc_demo_circle")).toBe(true);
+    expect(registry.get("other").locations.has("loc_other_circle")).toBe(false);
+    expectError(await control(app, { method: "POST", path: "/__mock/projects/nope/reset" }), 404, {});
+  });
+
+  it("POST /__mock/reset puts every project back, created ones to what they were created with", async () => {
+    const { app, registry } = buildWorld();
+    const made = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "other" },
+    });
+    registry.get("demo").locations.delete("loc_demo_circle");
+    registry.get(made.body.project_id).locations.delete("loc_other_circle");
+    const res = await control(app, { method: "POST", path: "/__mock/reset" });
+    expect(res.body.total).toBe(3);
+    expect(registry.get("demo").locations.has("loc_demo_circle")).toBe(true);
+    expect(registry.get(made.body.project_id).locations.has("loc_other_circle")).toBe(true);
+    const keys = { "X-App-Id": made.body.app_id, "X-App-Token": made.body.app_token };
+    expect((await locationWith(app, keys, "loc_other_circle")).status).toBe(200);
+  });
+});
+
+describe("control API routing", () => {
+  const rows = [
+    { method: "PUT", path: "/__mock/health", status: 405, allow: "GET, HEAD" },
+    { method: "DELETE", path: "/__mock/projects", status: 405, allow: "GET, HEAD, POST" },
+    { method: "GET", path: "/__mock/reset", status: 405, allow: "POST" },
+    { method: "PUT", path: "/__mock/projects/demo/clock", status: 405, allow: "GET, HEAD, POST" },
+    { method: "POST", path: "/__mock/projects/demo/requests", status: 405, allow: "GET, HEAD, DELETE" },
+    { method: "GET", path: "/__mock/projects/demo/keys/demo-app-id/block", status: 405, allow: "POST" },
+    { method: "GET", path: "/__mock/nothing", status: 404 },
+    { method: "GET", path: "/__mock/projects/demo/widgets", status: 404 },
+  ] as const;
+  for (const row of rows) {
+    it(`${row.method} ${row.path} is ${row.status}`, async () => {
+      const { app } = buildWorld();
+      const res = await control(app, { method: row.method, path: row.path });
+      expect(res.status).toBe(row.status);
+      if ("allow" in row) expect(res.headers.allow).toBe(row.allow);
+      else expect(res.body.details).toBe(`Cannot ${row.method} ${row.path}: no such endpoint`);
+    });
+  }
+
+  it("control calls are not journaled and need no project credentials", async () => {
+    const { app, registry } = buildWorld();
+    await control(app, { method: "GET", path: "/__mock/projects/demo", headers: DEMO_KEYS });
+    expect(registry.get("demo").journal.size).toBe(0);
+  });
+});
