@@ -27,6 +27,12 @@ function bound(issue: { minimum?: unknown; maximum?: unknown }): string {
   return String(issue.minimum ?? issue.maximum);
 }
 
+/** zod reports a regex as `/source/flags`; the service's validator quotes the bare source. */
+function patternSource(pattern: unknown): string {
+  const text = String(pattern ?? "");
+  return /^\/.*\/[a-z]*$/s.test(text) ? text.slice(1, text.lastIndexOf("/")) : text;
+}
+
 export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const path = propertyPath(issue.path);
   const subject = path === "" ? "Request body" : `Property ${path}`;
@@ -53,7 +59,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     }
     case "invalid_format":
       return issue.format === "regex"
-        ? `${subject} should match pattern "${(issue as { pattern?: string }).pattern ?? ""}"`
+        ? `${subject} should match pattern "${patternSource((issue as { pattern?: unknown }).pattern)}"`
         : `${subject} should match format "${issue.format}"`;
     case "invalid_union":
       return `${subject} should match one of the allowed shapes`;

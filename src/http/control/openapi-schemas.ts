@@ -208,7 +208,8 @@ export function componentSchemas(): Record<string, Schema> {
     Publication: fromZod(publicationSchema, "output"),
     RecordedEvent: fromZod(recordedEventSchema, "output"),
     Voucher: fromZod(voucherSchema, "output"),
-    Campaign: fromZod(campaignSchema, "output"),
+    // The stored campaign is the object before the transform that settles join_once.
+    Campaign: fromZod(campaignSchema.in, "output"),
     Location: fromZod(locationSchema, "output"),
     Segment: fromZod(segmentSchema, "output"),
     TierStructure: fromZod(tierStructureSchema, "output"),
