@@ -158,7 +158,7 @@ export function apiLimitReached(
 ): ApiError {
   const retryAfter = Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000));
   return new ApiError(429, "api_limit_reached", "API limit reached", {
-    details: `The project may make ${limit} API requests per ${windowSeconds} s; retry in ${retryAfter} s`,
+    details: `The project may make ${limit} API request${limit === 1 ? "" : "s"} per ${windowSeconds} s; retry in ${retryAfter} s`,
     headers: {
       "X-Rate-Limit-Limit": String(limit),
       "X-Rate-Limit-Remaining": "0",
