@@ -61,8 +61,8 @@ const effectiveSettings = exact({
   rate_limit: nullable(fromZod(rateLimitSchema, "output")),
   journal_size: int,
 });
-
-export function componentSchemas(): Record<string, Schema> {
+/** What the control API's answers look like, written out: these shapes are the emulator's own. */
+function projectAnswers(): Record<string, Schema> {
   return {
     Error: {
       type: "object",
@@ -78,11 +78,6 @@ export function componentSchemas(): Record<string, Schema> {
       required: ["code", "key", "message", "request_id"],
     },
     Health: exact({ status: { const: "ok" }, version: str, uptime_s: int, projects: int }),
-    ProjectDocument: fromZod(projectDocumentSchema, "output"),
-    ProjectDocumentInput: fromZod(projectDocumentSchema, "input"),
-    PostedProjectDocument: postedDocument(),
-    TemplateRequest: fromZod(templateRequestSchema, "input"),
-    ProjectSettings: fromZod(projectSettingsSchema, "output"),
     Project: exact({
       object: { const: "project" },
       id: str,
@@ -102,19 +97,6 @@ export function componentSchemas(): Record<string, Schema> {
       now: dateTime,
       template: nullable(str),
     }),
-    NewApiKey: fromZod(
-      apiKeySchema
-        .pick({
-          app_id: true,
-          app_token: true,
-          client_id: true,
-          name: true,
-          permissions: true,
-          ip_allowlist: true,
-        })
-        .partial(),
-      "input",
-    ),
     ApiKey: exact({
       object: { const: "api_key" },
       app_id: str,
@@ -150,7 +132,11 @@ export function componentSchemas(): Record<string, Schema> {
         exact({ set: { ...dateTime, description: "The moment the project's clock shows from now on." } }),
       ],
     },
-    NewFault: fromZod(faultInputSchema, "input"),
+  };
+}
+
+function trafficAnswers(): Record<string, Schema> {
+  return {
     Fault: exact({
       object: { const: "fault" },
       id: str,
@@ -204,6 +190,31 @@ export function componentSchemas(): Record<string, Schema> {
         journal_size: nullable(int),
       },
     },
+  };
+}
+
+/** Shapes the domain's zod schemas already define: request bodies, the project document and stored records. */
+function resourceSchemas(): Record<string, Schema> {
+  return {
+    ProjectDocument: fromZod(projectDocumentSchema, "output"),
+    ProjectDocumentInput: fromZod(projectDocumentSchema, "input"),
+    PostedProjectDocument: postedDocument(),
+    TemplateRequest: fromZod(templateRequestSchema, "input"),
+    ProjectSettings: fromZod(projectSettingsSchema, "output"),
+    NewApiKey: fromZod(
+      apiKeySchema
+        .pick({
+          app_id: true,
+          app_token: true,
+          client_id: true,
+          name: true,
+          permissions: true,
+          ip_allowlist: true,
+        })
+        .partial(),
+      "input",
+    ),
+    NewFault: fromZod(faultInputSchema, "input"),
     Customer: fromZod(customerSchema, "output"),
     Publication: fromZod(publicationSchema, "output"),
     RecordedEvent: fromZod(recordedEventSchema, "output"),
@@ -217,4 +228,8 @@ export function componentSchemas(): Record<string, Schema> {
     EarningRule: fromZod(earningRuleSchema, "output"),
     EventSchema: fromZod(eventSchemaSchema, "output"),
   };
+}
+
+export function componentSchemas(): Record<string, Schema> {
+  return { ...projectAnswers(), ...trafficAnswers(), ...resourceSchemas() };
 }
