@@ -191,3 +191,33 @@ describe("POST /__mock/projects", () => {
     expectError(res, 415, { key: "unsupported_media_type" });
   });
 });
+
+it("a posted document may not reuse another project's access token", async () => {
+  const { app, registry } = buildWorld();
+  const token = await send(app, {
+    method: "POST",
+    path: "/v1/oauth/token",
+    headers: DEMO_KEYS,
+    form: true,
+    body: "grant_type=client_credentials&scope=api",
+  });
+  const stolen = {
+    access_token: token.body.access_token,
+    app_id: "k",
+    client_id: "c",
+    scope: ["api"],
+    permissions: ["api"],
+    ip_allowlist: [],
+    issued_at: "2026-11-20T10:00:00.000Z",
+    expires_at: "2026-11-20T10:15:00.000Z",
+  };
+  const res = await control(app, { method: "POST", path: "/__mock/projects", body: { tokens: [stolen] } });
+  expectError(res, 409, { details: "An access token of the document is used by another project" });
+  expect(registry.list()).toHaveLength(2);
+  const location = await send(app, {
+    method: "GET",
+    path: "/v1/locations/loc_demo_circle",
+    headers: { Authorization: `Bearer ${token.body.access_token}` },
+  });
+  expect(location.status).toBe(200);
+});

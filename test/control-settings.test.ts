@@ -190,6 +190,23 @@ describe("rate limiting", () => {
     expect(other.headers["x-rate-limit-limit"]).toBeUndefined();
   });
 
+  it("a project document may bring its own limit, as project.json settings", async () => {
+    const { app } = buildWorld();
+    const created = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { project: { settings: { rate_limit: { limit: 1, window_seconds: 5 }, journal_size: 2 } } },
+    });
+    const keys = { "X-App-Id": created.body.app_id, "X-App-Token": created.body.app_token };
+    expect((await location(app, keys, "loc_x")).headers["x-rate-limit-remaining"]).toBe("0");
+    expect((await location(app, keys, "loc_x")).status).toBe(429);
+    const view = await settings(app, "GET", undefined, created.body.project_id);
+    expect(view.body.effective).toMatchObject({
+      rate_limit: { limit: 1, window_seconds: 5 },
+      journal_size: 2,
+    });
+  });
+
   it("a new limit starts a new window; removing it lifts the limit", async () => {
     const { app } = buildWorld();
     await settings(app, "PATCH", { rate_limit: { limit: 1 } });

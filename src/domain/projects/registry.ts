@@ -37,6 +37,10 @@ export class ProjectRegistry {
     for (const key of document.api_keys)
       if (this.#projectByAppId.has(key.app_id))
         throw conflict(`App id ${key.app_id} is used by another project`);
+    // A token names its project on its own, so one string must never open two projects.
+    for (const token of document.tokens)
+      if (this.#projectByToken.has(token.access_token))
+        throw conflict("An access token of the document is used by another project");
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, structuredClone(document));
     this.#install(project);
