@@ -105,6 +105,9 @@ describe("redaction", () => {
       nested: [{ access_token: "[redacted]", keep: 1 }],
     });
     expect(body.access_token).toBe("t");
+    const hostile = redactBody(JSON.parse('{"__proto__":{"polluted":1}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(hostile)).toBe(Object.prototype);
+    expect(JSON.stringify(hostile)).toBe('{"__proto__":{"polluted":1}}');
   });
 });
 

@@ -33,9 +33,11 @@ function redactValue(value: string): string {
 export function redactBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(redactBody);
   if (body === null || typeof body !== "object") return body;
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) {
-    out[name] = SECRET_PROPERTIES.has(name) && typeof value === "string" ? REDACTED : redactBody(value);
-  }
-  return out;
+  // fromEntries defines each property, so a "__proto__" key a client sent stays a plain key of the copy.
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [
+      name,
+      SECRET_PROPERTIES.has(name) && typeof value === "string" ? REDACTED : redactBody(value),
+    ]),
+  );
 }
