@@ -221,3 +221,14 @@ it("a posted document may not reuse another project's access token", async () =>
   });
   expect(location.status).toBe(200);
 });
+
+it("a body over the size limit is 413 and creates nothing", async () => {
+  const { app, registry } = buildWorld({ bodyLimit: 1024 });
+  const res = await control(app, {
+    method: "POST",
+    path: "/__mock/projects",
+    body: { project: { name: "x".repeat(2000) } },
+  });
+  expectError(res, 413, { key: "payload_too_large" });
+  expect(registry.list()).toHaveLength(2);
+});
