@@ -20,6 +20,8 @@ async function main(): Promise<void> {
     tokenLimit: config.TOKEN_LIMIT,
     v2AuthMode: config.V2_AUTH_MODE,
     trustProxy: config.TRUST_PROXY,
+    journalSize: config.JOURNAL_SIZE,
+    ...(config.MOCK_ADMIN_TOKEN !== undefined && { adminToken: config.MOCK_ADMIN_TOKEN }),
     ...(config.FIXTURES_DIR !== undefined && { fixturesDir: config.FIXTURES_DIR }),
   });
   const projects = running.registry.list().map((project) => project.id);

@@ -27,6 +27,10 @@ export interface StartOptions {
   tokenLimit?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
+  /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
+  adminToken?: string;
+  /** Requests each project's journal keeps; default 1000. */
+  journalSize?: number;
 }
 
 export interface RunningServer {
@@ -51,6 +55,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.tokenGraceSeconds !== undefined && { tokenGraceSeconds: options.tokenGraceSeconds }),
       ...(options.tokenLimit !== undefined && { tokenLimit: options.tokenLimit }),
       ...(options.v2AuthMode !== undefined && { v2AuthMode: options.v2AuthMode }),
+      ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
     },
   });
   const app = createApp({
@@ -58,6 +63,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger: options.logger ?? silentLogger,
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
+    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
   });
   const host = options.host ?? "127.0.0.1";
   const server = await new Promise<Server>((resolve, reject) => {

@@ -58,6 +58,7 @@ describe("settings", () => {
       TOKEN_LIMIT: 1000,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
+      JOURNAL_SIZE: 1000,
     });
   });
 

@@ -70,7 +70,8 @@ export type ResourceType =
   | "vl_tier_structure"
   | "vl_tier"
   | "vl_incentive"
-  | "vl_segment";
+  | "vl_segment"
+  | "fault";
 
 export function notFound(resourceType: ResourceType, id: string): ApiError {
   return new ApiError(404, "not_found", "Resource not found", {
@@ -171,6 +172,32 @@ export function invalidScope(offending: readonly string[]): ApiError {
 export function tokenLimitReached(limit: number): ApiError {
   return new ApiError(429, "token_limit_reached", "Token limit reached", {
     details: `A project may hold at most ${limit} unexpired OAuth tokens`,
+  });
+}
+
+export function conflict(details: string): ApiError {
+  return new ApiError(409, "conflict", "Conflict", { details });
+}
+
+/**
+ * The real service's answer once a project has used up its API calls for the period: 429 with the period's
+ * numbers in `X-Rate-Limit-*` headers and the wait in `Retry-After` (what its SDK reads) and `X-Rate-Limit-Retry`.
+ */
+export function apiLimitReached(
+  limit: number,
+  windowSeconds: number,
+  retryAtMs: number,
+  nowMs: number,
+): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000));
+  return new ApiError(429, "api_limit_reached", "API limit reached", {
+    details: `The project may make ${limit} API request${limit === 1 ? "" : "s"} per ${windowSeconds} s; retry in ${retryAfter} s`,
+    headers: {
+      "X-Rate-Limit-Limit": String(limit),
+      "X-Rate-Limit-Remaining": "0",
+      "X-Rate-Limit-Retry": String(Math.ceil(retryAtMs / 1000)),
+      "Retry-After": String(retryAfter),
+    },
   });
 }
 

@@ -1,10 +1,12 @@
-import express, { type Express } from "express";
+import express, { type Express, type Router } from "express";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
+import { controlRouter } from "./control/router.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { trafficMiddleware } from "./traffic/traffic.js";
 import { v1Router } from "./v1/router.js";
 import { v2Router } from "./v2/router.js";
 
@@ -17,6 +19,10 @@ export interface AppDeps {
   bodyLimit?: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
   trustProxy?: boolean | string | number;
+  /** When set, every call of the control API (/__mock) must carry it in X-Mock-Admin-Token. */
+  adminToken?: string | undefined;
+  /** More control routes, mounted under /__mock behind the admin token check. */
+  controlExtensions?: readonly Router[];
 }
 
 /**
@@ -26,6 +32,15 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = baseApp(deps);
+  app.use(
+    "/__mock",
+    controlRouter(
+      { registry: deps.registry, bodyLimit, adminToken: deps.adminToken, startedAt: Date.now() },
+      { extensions: deps.controlExtensions ?? [] },
+    ),
+  );
+  // Everything else is the service's API: journaled, and open to each project's faults and rate limit.
+  app.use(trafficMiddleware(deps.registry));
   app.use("/v1", v1Router({ registry: deps.registry, bodyLimit }));
   app.use("/v2", v2Router({ registry: deps.registry, bodyLimit }));
   return finishApp(app, bodyLimit);

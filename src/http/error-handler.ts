@@ -60,19 +60,23 @@ function fromFrameworkError(error: HttpError, bodyLimit: number): ApiError {
   return internalError();
 }
 
-/** validate() parses `{ params, body }`; details speak of the body's properties or of the path parameter. */
+/** validate() parses `{ params, body }` (and the control API's `query`); details name the property or parameter. */
 function fromInputError(error: InputError): ApiError {
   const issue = error.zodError.issues[0];
   if (!issue) return invalidPayload("Request is invalid");
   const [section, ...rest] = issue.path;
   const input = error.input as { params?: unknown; body?: unknown };
-  if (section === "params") {
+  if (section === "params" || section === "query") {
     const name = String(rest[0] ?? "");
+    // One parameter, however deep the issue sits in its value (`status=200,abc`): name the parameter only.
     const sentence = describeIssue({ ...issue, path: rest.slice(1) }, undefined).replace(
-      /^Request body /,
+      /^(Request body|Property \S+) /,
       "",
     );
-    return invalidPayload(`Path parameter ${name} ${sentence}`);
+    // The control API validates query parameters too; an unknown one is named like an unknown property.
+    if (issue.code === "unrecognized_keys")
+      return invalidPayload(`Query parameter ${issue.keys.join(", ")} is not allowed`);
+    return invalidPayload(`${section === "params" ? "Path" : "Query"} parameter ${name} ${sentence}`);
   }
   return invalidPayload(describeIssue({ ...issue, path: rest } as typeof issue, input.body));
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { V2_AUTH_MODES } from "../domain/projects/settings.js";
+import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -26,6 +26,10 @@ export const configSchema = z.object({
   TOKEN_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(1000),
   V2_AUTH_MODE: z.enum(V2_AUTH_MODES).default("strict"),
   TRUST_PROXY: trustProxy.default(false),
+  /** When set, every call of the control API (/__mock) must send it in X-Mock-Admin-Token. */
+  MOCK_ADMIN_TOKEN: z.string().min(1).optional(),
+  /** Requests each project's journal keeps (the newest); 0 turns the journal off. */
+  JOURNAL_SIZE: z.coerce.number().int().min(0).max(MAX_JOURNAL_SIZE).default(1000),
 });
 
 export type Config = z.output<typeof configSchema>;

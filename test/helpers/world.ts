@@ -29,7 +29,9 @@ export interface World {
 }
 
 /** A fresh server world over the default fixtures, with a clock that moves only when the test moves it. */
-export function buildWorld(options: { defaults?: Partial<ProjectDefaults>; bodyLimit?: number } = {}): World {
+export function buildWorld(
+  options: { defaults?: Partial<ProjectDefaults>; bodyLimit?: number; adminToken?: string } = {},
+): World {
   const clock = new ManualClock("2026-11-20T10:00:00.000Z");
   const registry = new ProjectRegistry({
     clock,
@@ -39,6 +41,7 @@ export function buildWorld(options: { defaults?: Partial<ProjectDefaults>; bodyL
   const app = createApp({
     registry,
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
   });
   return { clock, registry, app, demo: registry.get("demo"), other: registry.get("other") };
 }

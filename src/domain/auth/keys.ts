@@ -1,4 +1,5 @@
 import { v4 as uuidv4 } from "uuid";
+import { conflict } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
 import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
@@ -12,6 +13,7 @@ import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
 export interface NewKey {
   app_id?: string;
   app_token?: string;
+  client_id?: string;
   name?: string;
   permissions?: string[];
   ip_allowlist?: string[];
@@ -25,6 +27,8 @@ export function createKey(registry: ProjectRegistry, project: Project, input: Ne
     app_token: input.app_token ?? uuidv4(),
   });
   const key = toApiKey(parsed);
+  // A second key under the same app id would silently replace the first; refuse it like one of another project.
+  if (project.apiKeys.has(key.app_id)) throw conflict(`App id ${key.app_id} is used by another key`);
   registry.indexAppId(key.app_id, project);
   project.apiKeys.put(key);
   return key;

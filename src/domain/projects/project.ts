@@ -7,9 +7,12 @@ import { CustomerStore } from "../customers/customer.js";
 import { EarningRuleStore } from "../earning-rules/earning-rule.js";
 import { EventStore } from "../events/event.js";
 import { EventSchemaStore } from "../events/event-schema.js";
+import { FaultRules } from "../faults/fault-rules.js";
 import { IncentiveStore } from "../incentives/incentive.js";
+import { RequestJournal } from "../journal/journal.js";
 import { LocationStore } from "../locations/location.js";
 import { PublicationStore } from "../publications/publication.js";
+import { RateLimiter } from "../rate-limits/rate-limiter.js";
 import { SegmentStore } from "../segments/segment.js";
 import { TierStructureStore } from "../tiers/tier-structure.js";
 import { publishCount, VoucherStore } from "../vouchers/voucher.js";
@@ -41,6 +44,14 @@ export class Project {
   readonly earningRules: EarningRuleStore;
   readonly eventSchemas: EventSchemaStore;
   readonly events: EventStore;
+
+  /**
+   * What the control API observes and steers, kept with the project so that a reset or a deletion takes it along
+   * and no project can reach another's: the request journal, the fault rules and the API call budget.
+   */
+  readonly journal = new RequestJournal(0);
+  readonly faults = new FaultRules();
+  readonly rateLimiter = new RateLimiter();
 
   constructor(document: ProjectDocument, rootClock: Clock) {
     const doc = structuredClone(document);
@@ -75,6 +86,8 @@ export class Project {
       v2AuthMode: this.settings.v2_auth_mode ?? defaults.v2AuthMode,
       tokenGraceSeconds: this.settings.token_grace_seconds ?? defaults.tokenGraceSeconds,
       tokenLimit: defaults.tokenLimit,
+      journalSize: this.settings.journal_size ?? defaults.journalSize,
+      rateLimit: this.settings.rate_limit ?? defaults.rateLimit,
     };
   }
 

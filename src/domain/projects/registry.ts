@@ -1,5 +1,5 @@
 import type { Clock } from "../../platform/clock.js";
-import { ApiError } from "../errors.js";
+import { ApiError, conflict } from "../errors.js";
 import { Project } from "./project.js";
 import type { ProjectDocument } from "./project-document.js";
 import { DEFAULT_PROJECT_DEFAULTS, type ProjectDefaults } from "./settings.js";
@@ -10,10 +10,6 @@ export function projectNotFound(id: string): ApiError {
     resourceId: id,
     resourceType: "project",
   });
-}
-
-function conflict(details: string): ApiError {
-  return new ApiError(409, "conflict", "Conflict", { details });
 }
 
 /**
@@ -41,6 +37,10 @@ export class ProjectRegistry {
     for (const key of document.api_keys)
       if (this.#projectByAppId.has(key.app_id))
         throw conflict(`App id ${key.app_id} is used by another project`);
+    // A token names its project on its own, so one string must never open two projects.
+    for (const token of document.tokens)
+      if (this.#projectByToken.has(token.access_token))
+        throw conflict("An access token of the document is used by another project");
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, structuredClone(document));
     this.#install(project);
@@ -70,6 +70,13 @@ export class ProjectRegistry {
     const project = new Project(fixtures, this.clock);
     this.#install(project);
     return project;
+  }
+
+  /** A copy of the document a project was built from (its fixtures), the base of templates and resets. */
+  fixturesOf(id: string): ProjectDocument {
+    const fixtures = this.#fixtures.get(id);
+    if (!fixtures) throw projectNotFound(id);
+    return structuredClone(fixtures);
   }
 
   resetAll(): void {

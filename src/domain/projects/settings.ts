@@ -8,23 +8,43 @@ import { TOKENS_PER_PROJECT } from "../auth/token-store.js";
 export const V2_AUTH_MODES = ["strict", "either"] as const;
 export type V2AuthMode = (typeof V2_AUTH_MODES)[number];
 
+/**
+ * The real service counts a project's API calls per hour or per minute depending on the plan; a project here may
+ * have any fixed window. Off unless a project sets it, so tests that do not ask for it never see a 429.
+ */
+export const rateLimitSchema = z.strictObject({
+  limit: z.number().int().min(1).max(1_000_000),
+  window_seconds: z.number().int().min(1).max(86_400).default(3600),
+});
+
+export type RateLimit = z.output<typeof rateLimitSchema>;
+
+export const MAX_JOURNAL_SIZE = 100_000;
+
 /** Server-wide defaults; a project's own settings override them one by one. */
 export interface ProjectDefaults {
   v2AuthMode: V2AuthMode;
   tokenGraceSeconds: number;
   /** Most live OAuth tokens a project may hold; the spec says 1000. */
   tokenLimit: number;
+  /** Requests each project's journal keeps (the newest); 0 keeps none. */
+  journalSize: number;
+  rateLimit: RateLimit | null;
 }
 
 export const DEFAULT_PROJECT_DEFAULTS: ProjectDefaults = {
   v2AuthMode: "strict",
   tokenGraceSeconds: 60,
   tokenLimit: TOKENS_PER_PROJECT,
+  journalSize: 1000,
+  rateLimit: null,
 };
 
 export const projectSettingsSchema = z.strictObject({
   v2_auth_mode: z.enum(V2_AUTH_MODES).optional(),
   token_grace_seconds: z.number().int().min(0).max(86_400).optional(),
+  rate_limit: rateLimitSchema.optional(),
+  journal_size: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
 });
 
 export type ProjectSettings = z.output<typeof projectSettingsSchema>;

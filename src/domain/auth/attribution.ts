@@ -1,0 +1,47 @@
+import { secureEqual } from "../../platform/secure-compare.js";
+import type { Project } from "../projects/project.js";
+import type { ProjectRegistry } from "../projects/registry.js";
+import type { Credentials } from "./authenticate.js";
+import { tokenState } from "./token-store.js";
+
+/**
+ * Which project a request is about, decided before any operation runs, so the journal, fault rules and rate
+ * limits can apply to every route alike. The X-App-Id names the project even when its secret is wrong (a test
+ * wants to see the requests its application got wrong); failing that, an access token the server issued does.
+ * `verified` says whether the credential is also valid: only such requests count against the project's API
+ * call budget, so an answer never tells a stranger that an app id exists.
+ */
+export interface Attribution {
+  project: Project;
+  verified: boolean;
+}
+
+function bearer(header: string | undefined, bareAllowed: boolean): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1];
+  if (match) return match;
+  return bareAllowed && /^\S+$/.test(header.trim()) ? header.trim() : undefined;
+}
+
+export function attribute(registry: ProjectRegistry, credentials: Credentials): Attribution | undefined {
+  const { appId, appToken } = credentials;
+  const byKey = appId === undefined ? undefined : registry.projectForAppId(appId);
+  if (byKey && appId !== undefined) {
+    const key = byKey.apiKeys.find(appId);
+    const verified =
+      key !== undefined &&
+      key.status === "ACTIVE" &&
+      appToken !== undefined &&
+      secureEqual(key.app_token, appToken);
+    return { project: byKey, verified };
+  }
+  const accessToken =
+    bearer(credentials.authorization, false) ?? bearer(credentials.serviceOAuth, true) ?? undefined;
+  const byToken = accessToken === undefined ? undefined : registry.projectForToken(accessToken);
+  if (!byToken || accessToken === undefined) return undefined;
+  const token = byToken.tokens.find(accessToken);
+  return {
+    project: byToken,
+    verified: token !== undefined && tokenState(token, byToken.clock.now()) === "valid",
+  };
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { v4 as uuidv4 } from "uuid";
+import { z } from "zod";
+import { PROJECT_ID, type ProjectDocument, projectDocumentSchema } from "./project-document.js";
+import type { ProjectRegistry } from "./registry.js";
+
+/**
+ * What POST /__mock/projects accepts: a whole project document in the fixture format, or the id of a loaded
+ * project to copy. Either way the new project gets credentials no other project has, so parallel CI jobs that
+ * each create one never share a key.
+ */
+export const templateRequestSchema = z.strictObject({
+  template: z.string().min(1),
+  project_id: z.string().regex(PROJECT_ID, "must be 1-63 lowercase letters, digits, - or _").optional(),
+  name: z.string().min(1).max(200).optional(),
+});
+
+export type TemplateRequest = z.output<typeof templateRequestSchema>;
+
+/** `proj-` and 12 hex characters: unguessable enough that parallel jobs never collide. */
+export function freshProjectId(): string {
+  return `proj-${randomBytes(6).toString("hex")}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A key with the service's kind of credentials (UUIDs); everything else as given. */
+function withCredentials(key: Record<string, unknown>): Record<string, unknown> {
+  return { ...key, app_id: key.app_id ?? uuidv4(), app_token: key.app_token ?? uuidv4() };
+}
+
+/**
+ * Fills in what a document may leave out when it is posted rather than loaded: the project id, and API keys or
+ * their credentials. Anything else goes through the fixture schema unchanged, so a bad document is refused with
+ * the same JSON paths a broken fixture file would get.
+ */
+export const postedDocumentSchema = z.preprocess((input) => {
+  if (!isObject(input)) return input;
+  const project = input.project === undefined ? {} : input.project;
+  const keys = input.api_keys === undefined ? [] : input.api_keys;
+  return {
+    ...input,
+    project: isObject(project) && project.id === undefined ? { ...project, id: freshProjectId() } : project,
+    api_keys: Array.isArray(keys)
+      ? keys.length === 0
+        ? [withCredentials({ name: "Generated key" })]
+        : keys.map((key) => (isObject(key) ? withCredentials(key) : key))
+      : keys,
+  };
+}, projectDocumentSchema);
+
+/**
+ * A copy of a loaded project's fixtures (its data as loaded, not as tests have since changed it) under a new id and
+ * fresh credentials. Its tokens stay behind: they belong to the template's keys.
+ */
+export function documentFromTemplate(registry: ProjectRegistry, request: TemplateRequest): ProjectDocument {
+  const source = registry.fixturesOf(request.template);
+  // client_id is derived from the app id unless a fixture fixed it; a copy must not share the template's.
+  const api_keys: Record<string, unknown>[] = source.api_keys.map(({ client_id: _template, ...key }) => ({
+    ...key,
+    app_id: uuidv4(),
+    app_token: uuidv4(),
+  }));
+  if (api_keys.length === 0) api_keys.push(withCredentials({ name: "Generated key" }));
+  return projectDocumentSchema.parse({
+    ...source,
+    project: {
+      ...source.project,
+      id: request.project_id ?? freshProjectId(),
+      name: request.name ?? source.project.name ?? source.project.id,
+    },
+    api_keys,
+    tokens: [],
+  });
+}

@@ -1,0 +1,10 @@
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+
+export interface ControlDeps {
+  registry: ProjectRegistry;
+  bodyLimit: number;
+  /** When set, every control call must carry it (X-Mock-Admin-Token). */
+  adminToken?: string | undefined;
+  /** When the server started (epoch ms, wall clock), for the health check's uptime. */
+  startedAt: number;
+}

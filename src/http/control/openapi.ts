@@ -1,0 +1,40 @@
+import { ADMIN_TOKEN_HEADER } from "./admin-token.js";
+import type { Schema } from "./openapi-operation.js";
+import {
+  clockAndKeyPaths,
+  journalAndFaultPaths,
+  projectPaths,
+  settingsPaths,
+  viewPaths,
+} from "./openapi-paths.js";
+import { componentSchemas } from "./openapi-schemas.js";
+import { VERSION } from "./version.js";
+
+let cached: Schema | undefined;
+
+/** The control API's OpenAPI 3.1 document, served at /__mock/openapi.json. */
+export function controlOpenApi(): Schema {
+  cached ??= {
+    openapi: "3.1.0",
+    info: {
+      title: "loyalty-mock control API",
+      version: VERSION,
+      description:
+        "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings " +
+        "and read-only views of their data. Errors use the service's error object.",
+    },
+    security: [{}, { adminToken: [] }],
+    components: {
+      securitySchemes: { adminToken: { type: "apiKey", in: "header", name: ADMIN_TOKEN_HEADER } },
+      schemas: componentSchemas(),
+    },
+    paths: {
+      ...projectPaths(),
+      ...clockAndKeyPaths(),
+      ...journalAndFaultPaths(),
+      ...settingsPaths(),
+      ...viewPaths(),
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,46 @@
+import type { Request, Response } from "express";
+import { type Fault, faultError } from "../../domain/faults/fault-rules.js";
+import { requestIdOf } from "../context.js";
+import { sendError } from "../error-handler.js";
+
+/**
+ * Cuts the operation's answer off half-way: the status line, the headers (with the full Content-Length) and half
+ * the body go out, then the connection closes, as when a proxy or the network fails mid-response.
+ */
+function truncateResponse(res: Response): void {
+  res.end = ((chunk?: unknown, encoding?: unknown) => {
+    const bytes =
+      typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.alloc(0);
+    if (bytes.length > 1) res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+    // end() lets the written bytes go out before the close; destroy() could drop them.
+    res.socket?.end();
+    return res;
+  }) as Response["end"];
+}
+
+/** Plays a fault rule on one request; `proceed` lets the request go on to the operation. */
+export function playFault(fault: Fault, req: Request, res: Response, proceed: () => void): void {
+  const act = () => {
+    switch (fault.action) {
+      case "error":
+        sendError(res, faultError(fault), requestIdOf(req));
+        return;
+      case "drop":
+        req.socket.destroy();
+        return;
+      case "truncate":
+        truncateResponse(res);
+        proceed();
+        return;
+      case "delay":
+        proceed();
+        return;
+    }
+  };
+  if (fault.latency_ms > 0) setTimeout(act, fault.latency_ms);
+  else act();
+}

@@ -1,0 +1,85 @@
+import type { Request, Response } from "express";
+import type { JournalEntry } from "../../domain/journal/journal.js";
+import { redactBody, redactHeaders } from "../../domain/journal/redact.js";
+import type { Project } from "../../domain/projects/project.js";
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { hasBody } from "../body.js";
+import { requestIdOf } from "../context.js";
+
+/** The most of an unparsed body the journal keeps. */
+export const RAW_BODY_LIMIT = 64 * 1024;
+
+/** What the traffic middleware learns after the entry began: which fault hit the request, whether it was limited. */
+export interface EntryNotes {
+  fault: JournalEntry["fault"];
+  rateLimited: boolean;
+}
+
+/**
+ * Copies the bytes of the request body as whoever reads it (the operation's body parser) reads them, without
+ * reading anything itself: the operation still decides whether and how the body is parsed.
+ */
+function tapBody(req: Request): () => string | undefined {
+  if (!hasBody(req)) return () => undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const emit = req.emit;
+  req.emit = function tapped(this: Request, event: string | symbol, ...args: unknown[]): boolean {
+    const chunk = args[0];
+    if (event === "data" && size < RAW_BODY_LIMIT && (typeof chunk === "string" || Buffer.isBuffer(chunk))) {
+      const bytes = Buffer.from(chunk);
+      chunks.push(bytes);
+      size += bytes.length;
+    }
+    return emit.call(this, event, ...args);
+  } as Request["emit"];
+  return () => (size === 0 ? undefined : Buffer.concat(chunks).subarray(0, RAW_BODY_LIMIT).toString("utf8"));
+}
+
+/**
+ * Starts the journal entry of a request and writes it once the exchange is over (answered, or the connection
+ * closed without an answer). The body is the one the operation parsed, or the raw text when it could not parse it.
+ */
+export function journalRequest(
+  registry: ProjectRegistry,
+  project: Project,
+  verified: boolean,
+  req: Request,
+  res: Response,
+): EntryNotes {
+  const started = performance.now();
+  const time = project.clock.iso();
+  const path = req.originalUrl.split("?")[0] ?? req.path;
+  const query = { ...(req.query as Record<string, unknown>) };
+  const headers = redactHeaders(req.headers);
+  const rawBody = tapBody(req);
+  let responseBody: unknown = null;
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    responseBody = body;
+    return json(body);
+  };
+  const notes: EntryNotes = { fault: null, rateLimited: false };
+  res.once("close", () => {
+    const body: unknown = req.body !== undefined ? req.body : (rawBody() ?? null);
+    project.journal.record(
+      {
+        request_id: requestIdOf(req),
+        time,
+        method: req.method,
+        path,
+        query,
+        headers,
+        body: redactBody(body),
+        status: res.headersSent ? res.statusCode : null,
+        response_body: res.headersSent ? redactBody(responseBody) : null,
+        duration_ms: Math.round(performance.now() - started),
+        authenticated: verified,
+        fault: notes.fault,
+        rate_limited: notes.rateLimited,
+      },
+      project.effectiveSettings(registry.defaults).journalSize,
+    );
+  });
+  return notes;
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build, freePort, killGroup, launch, type Started } from "./helpers/process.js";
+
+const ADMIN = { "X-Mock-Admin-Token": "ci-admin-secret" };
+
+/** The README's CI recipe, step by step, against the real process. */
+describe("the CI recipe on the real server process", () => {
+  let server: Started;
+  let base: string;
+
+  async function controlCall(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...ADMIN, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  beforeAll(async () => {
+    build();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = launch("node", ["dist/main.js"], {
+      PORT: String(port),
+      LOG_LEVEL: "info",
+      FIXTURES_DIR: "",
+      MOCK_ADMIN_TOKEN: ADMIN["X-Mock-Admin-Token"],
+      JOURNAL_SIZE: "50",
+    });
+    // 1. Wait on health: 200 once the fixtures are loaded.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (server.child.exitCode !== null) throw new Error(`exited: ${server.stderr()}`);
+      const status = await fetch(`${base}/__mock/health`, { headers: ADMIN }).then(
+        (res) => res.status,
+        () => 0,
+      );
+      if (status === 200) break;
+      if (Date.now() > deadline) throw new Error("no health");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
+
+  afterAll(() => killGroup(server, "SIGKILL"));
+
+  it("health says ok; without the admin token the control API is closed", async () => {
+    const health = await controlCall("GET", "/__mock/health");
+    expect(health.body).toMatchObject({ status: "ok", projects: 2 });
+    expect((await fetch(`${base}/__mock/health`)).status).toBe(401);
+  });
+
+  it("a project per job, the application's calls, then the journal", async () => {
+    const created = await controlCall("POST", "/__mock/projects", { template: "demo", project_id: "job-1" });
+    expect(created.status).toBe(201);
+    const keys = { "X-App-Id": String(created.body.app_id), "X-App-Token": String(created.body.app_token) };
+
+    const location = await fetch(`${base}/v1/locations/loc_demo_circle`, { headers: keys });
+    expect(location.status).toBe(200);
+    const missing = await fetch(`${base}/v1/locations/loc_nope`, { headers: keys });
+    expect(missing.status).toBe(404);
+
+    const journal = await controlCall("GET", "/__mock/projects/job-1/requests?status=4xx");
+    expect(journal.body.requests).toEqual([
+      expect.objectContaining({
+        method: "GET",
+        path: "/v1/locations/loc_nope",
+        status: 404,
+        authenticated: true,
+      }),
+    ]);
+    expect((await controlCall("DELETE", "/__mock/projects/job-1")).body).toEqual({
+      object: "project",
+      id: "job-1",
+      deleted: true,
+    });
+  });
+
+  it("keeps the admin token and key secrets out of the logs", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.stdout()).toContain('"x-mock-admin-token":"[redacted]"');
+    expect(server.stdout()).not.toContain(ADMIN["X-Mock-Admin-Token"]);
+  });
+});
