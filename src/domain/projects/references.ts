@@ -6,6 +6,7 @@ type Path = (string | number)[];
 
 interface Doc {
   api_keys: { app_id: string }[];
+  tokens: { access_token: string }[];
   locations: { id: string }[];
   campaigns: { id: string; name: string }[];
   vouchers: { id: string; code: string; campaign_id: string; holder_id?: string | null | undefined }[];
@@ -69,6 +70,7 @@ function overlaps(a: { min: number; max: number }, b: { min: number; max: number
  */
 export function checkReferences(doc: Doc, ctx: Ctx): void {
   unique(ctx, "api_keys", doc.api_keys, "app_id");
+  unique(ctx, "tokens", doc.tokens, "access_token");
   for (const name of ID_COLLECTIONS) {
     unique(ctx, name, doc[name] as { id: string }[], "id");
   }

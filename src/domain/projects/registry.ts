@@ -38,13 +38,31 @@ export class ProjectRegistry {
   add(document: ProjectDocument): Project {
     const id = document.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
-    for (const key of document.api_keys)
-      if (this.#projectByAppId.has(key.app_id))
-        throw conflict(`App id ${key.app_id} is used by another project`);
+    this.#checkCredentialsFree(document, undefined);
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, structuredClone(document));
     this.#install(project);
     return project;
+  }
+
+  /**
+   * Puts a new state in place of a project's (a state import), keeping its fixtures for reset. Everything that
+   * can refuse the document is checked before the old project is touched, so a refusal changes nothing.
+   */
+  replace(document: ProjectDocument): Project {
+    const current = this.get(document.project.id);
+    this.#checkCredentialsFree(document, current);
+    const project = new Project(document, this.clock);
+    this.#uninstall(current);
+    this.#install(project);
+    return project;
+  }
+
+  /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
+  fixturesOf(id: string): Readonly<ProjectDocument> {
+    const fixtures = this.#fixtures.get(id);
+    if (!fixtures) throw projectNotFound(id);
+    return fixtures;
   }
 
   get(id: string): Project {
@@ -100,6 +118,19 @@ export class ProjectRegistry {
 
   unindexTokens(accessTokens: Iterable<string>): void {
     for (const token of accessTokens) this.#projectByToken.delete(token);
+  }
+
+  /** App ids and access tokens find their project through the indexes, so no two projects may share one. */
+  #checkCredentialsFree(document: ProjectDocument, replacing: Project | undefined): void {
+    for (const key of document.api_keys) {
+      const owner = this.#projectByAppId.get(key.app_id);
+      if (owner && owner !== replacing) throw conflict(`App id ${key.app_id} is used by another project`);
+    }
+    for (const token of document.tokens) {
+      const owner = this.#projectByToken.get(token.access_token);
+      if (owner && owner !== replacing)
+        throw conflict("An access token of the document belongs to another project");
+    }
   }
 
   #install(project: Project): void {
