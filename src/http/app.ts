@@ -4,6 +4,7 @@ import { pinoHttp } from "pino-http";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
+import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { v1Router } from "./v1/router.js";
 import { v2Router } from "./v2/router.js";
@@ -17,6 +18,8 @@ export interface AppDeps {
   bodyLimit?: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
   trustProxy?: boolean | string | number;
+  /** Largest state document `PUT /__mock/projects/{id}/state` accepts, in bytes. */
+  stateBodyLimit?: number;
 }
 
 /**
@@ -26,6 +29,14 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = baseApp(deps);
+  // TEMPORARY mount (issue 5 part B): the control router of part A takes stateRouter over, behind the admin token.
+  app.use(
+    "/__mock",
+    stateRouter({
+      registry: deps.registry,
+      ...(deps.stateBodyLimit !== undefined && { bodyLimit: deps.stateBodyLimit }),
+    }),
+  );
   app.use("/v1", v1Router({ registry: deps.registry, bodyLimit }));
   app.use("/v2", v2Router({ registry: deps.registry, bodyLimit }));
   return finishApp(app, bodyLimit);
