@@ -57,6 +57,8 @@ describe("settings", () => {
       TOKEN_GRACE_SECONDS: 60,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
+      STATE_SYNC: "interval",
+      STATE_SAVE_INTERVAL_MS: 1000,
     });
   });
 

@@ -6,6 +6,7 @@ import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { v1Router } from "./v1/router.js";
 import { v2Router } from "./v2/router.js";
 
@@ -18,6 +19,8 @@ export interface AppDeps {
   bodyLimit?: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
   trustProxy?: boolean | string | number;
+  /** Told of every request that may have changed state (the state file's writer, when there is one). */
+  changes?: ChangeSink;
   /** Largest state document `PUT /__mock/projects/{id}/state` accepts, in bytes. */
   stateBodyLimit?: number;
 }
@@ -29,6 +32,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = baseApp(deps);
+  // Before every router, so that routes added later are covered without knowing about persistence.
+  if (deps.changes) app.use(trackChanges(deps.changes));
   // TEMPORARY mount (issue 5 part B): the control router of part A takes stateRouter over, behind the admin token.
   app.use(
     "/__mock",

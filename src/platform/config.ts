@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { V2_AUTH_MODES } from "../domain/projects/settings.js";
+import { DEFAULT_SAVE_INTERVAL_MS, STATE_SYNC_MODES } from "../persistence/state-writer.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -25,6 +26,11 @@ export const configSchema = z.object({
   TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   V2_AUTH_MODE: z.enum(V2_AUTH_MODES).default("strict"),
   TRUST_PROXY: trustProxy.default(false),
+  STATE_FILE: z.string().min(1).optional(),
+  STATE_SYNC: z.enum(STATE_SYNC_MODES).default("interval"),
+  STATE_SAVE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_SAVE_INTERVAL_MS),
+  /** Passed through for the control API, which asks for it on every call when it is set. */
+  MOCK_ADMIN_TOKEN: z.string().min(1).optional(),
 });
 
 export type Config = z.output<typeof configSchema>;
