@@ -56,6 +56,7 @@ describe("graceful shutdown", () => {
     const { started, base, port } = await startProcess(stateFile, { STATE_SAVE_INTERVAL_MS: "600000" });
 
     // A request whose body is only half sent when the signal comes: it is in flight.
+    let finishBody: () => void = () => undefined;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
         {
@@ -76,16 +77,29 @@ describe("graceful shutdown", () => {
       );
       req.on("error", reject);
       req.write(TOKEN_BODY.slice(0, 10));
-      setTimeout(() => {
-        killGroup(started, "SIGTERM");
-        setTimeout(() => req.end(TOKEN_BODY.slice(10)), 300);
-      }, 200);
+      finishBody = () => req.end(TOKEN_BODY.slice(10));
     });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    killGroup(started, "SIGTERM");
 
-    // While the server drains, new connections are refused.
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    await expect(fetch(`${base}/`)).rejects.toThrow();
+    // The server stops accepting new connections while the request is still in flight...
+    const deadline = Date.now() + 10_000;
+    let refused = false;
+    while (!refused && Date.now() < deadline) {
+      refused = await fetch(`${base}/`).then(
+        async (res) => {
+          await res.arrayBuffer();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return false;
+        },
+        () => true,
+      );
+    }
+    expect(refused).toBe(true);
+    expect(started.child.exitCode).toBeNull();
 
+    // ...and still answers it once its body is complete.
+    finishBody();
     const answered = await response;
     expect(answered.status).toBe(200);
     const token = (JSON.parse(answered.body) as { access_token: string }).access_token;
@@ -100,10 +114,15 @@ describe("graceful shutdown", () => {
 });
 
 /**
- * Writes as fast as `workers` clients can until the process dies: token issuance on `demo` and, from one of the
- * clients, state replacements of `other` (its name numbered). Returns what the server acknowledged.
+ * Writes as fast as `workers` clients can until the process is killed, `killAfterMs` after the first
+ * acknowledgement: token issuance on `demo` and, from one of the clients, state replacements of `other` (its
+ * name numbered). Returns what the server acknowledged.
  */
 async function writeUntilKilled(base: string, workers: number, killAfterMs: number, started: Started) {
+  let firstAcknowledged: () => void = () => undefined;
+  const streaming = new Promise<void>((resolve) => {
+    firstAcknowledged = resolve;
+  });
   const acknowledged = { tokens: [] as string[], lastRename: 0 };
   let sentRenames = 0;
   let alive = true;
@@ -119,7 +138,10 @@ async function writeUntilKilled(base: string, workers: number, killAfterMs: numb
           body: TOKEN_BODY,
         });
         const body = (await res.json()) as { access_token: string };
-        if (res.status === 200) acknowledged.tokens.push(body.access_token);
+        if (res.status === 200) {
+          acknowledged.tokens.push(body.access_token);
+          firstAcknowledged();
+        }
       } catch {
         return;
       }
@@ -144,6 +166,8 @@ async function writeUntilKilled(base: string, workers: number, killAfterMs: numb
     }
   };
   const clients = [renamer(), ...Array.from({ length: workers - 1 }, tokenWriter)];
+  // The kill comes at a random moment once the stream is flowing (the first acknowledgement shows it is).
+  await streaming;
   await new Promise((resolve) => setTimeout(resolve, killAfterMs));
   killGroup(started, "SIGKILL");
   alive = false;
@@ -160,7 +184,7 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
     let server = await startProcess(stateFile, { STATE_SYNC: "always" });
     let expected: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const killAfterMs = 100 + Math.floor(Math.random() * 900);
+      const killAfterMs = Math.floor(Math.random() * 800);
       const result = await writeUntilKilled(server.base, 8, killAfterMs, server.started);
       const context = `round ${round}, killed after ${killAfterMs} ms, ${result.tokens.length} tokens acknowledged`;
       expect(result.tokens.length, context).toBeGreaterThan(0);
@@ -192,7 +216,7 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
       // A change followed by a quiet spell far longer than the interval is on disk whatever comes next.
       settled.push(await issue(server.base));
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const killAfterMs = 100 + Math.floor(Math.random() * 900);
+      const killAfterMs = Math.floor(Math.random() * 800);
       const result = await writeUntilKilled(server.base, 8, killAfterMs, server.started);
       const context = `round ${round}, killed after ${killAfterMs} ms, ${result.tokens.length} tokens acknowledged`;
 
