@@ -7,7 +7,7 @@ import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
-import { readStateFile, restoreProjects, serializeState } from "./persistence/state-file.js";
+import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
 import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
@@ -97,7 +97,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (restored)
       logger.info({ file: stateWriter.file }, "state restored from the state file; fixtures not read");
     // A first save proves the folder writable now rather than at the first change.
-    else await stateWriter.flush({ force: true });
+    else await firstSave(stateWriter);
   }
   const app = createApp({
     registry,
@@ -128,6 +128,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stateWriter?.close();
     },
   };
+}
+
+async function firstSave(writer: StateWriter): Promise<void> {
+  try {
+    await writer.flush({ force: true });
+  } catch (error) {
+    await writer.close().catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new StateFileError(writer.file, `cannot be written (${code})`);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { trackChanges } from "../src/http/track-changes.js";
+import { StateFileError } from "../src/persistence/state-file.js";
 import { StateWriter } from "../src/persistence/state-writer.js";
 import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
 import { assertErrorBody } from "./helpers/contract.js";
@@ -138,7 +139,7 @@ describe("startServer with a state file", () => {
 
   it("refuses to start when the file's folder does not exist", async () => {
     file = join(dir, "missing", "state.json");
-    await expect(start()).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(start()).rejects.toThrow(new StateFileError(file, "cannot be written (ENOENT)"));
   });
 });
 

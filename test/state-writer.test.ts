@@ -58,6 +58,31 @@ function failingIo(step: "open" | "write" | "rename", times = 1): FileIo & { fai
   return io;
 }
 
+/** File operations whose first save waits at the rename until released: a save caught in the middle. */
+function gatedIo() {
+  let release: () => void = () => undefined;
+  let entered: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const reached = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  let first = true;
+  const io: FileIo = {
+    ...nodeFileIo,
+    rename: async (from, to) => {
+      if (first) {
+        first = false;
+        entered();
+        await opened;
+      }
+      await nodeFileIo.rename(from, to);
+    },
+  };
+  return { io, release: () => release(), entered: reached };
+}
+
 describe("writeFileAtomic", () => {
   it("replaces the file whole, readable only by its owner, and leaves no temporary file", async () => {
     writeFileSync(file, "old");
@@ -110,6 +135,26 @@ describe("StateWriter, interval mode", () => {
     expect(read()).toBe("30");
   });
 
+  it("leaves a change made during a save to the next interval", async () => {
+    const gate = gatedIo();
+    const { state, writer } = counterWriter({ intervalMs: 1000, io: gate.io });
+    state.n = 1;
+    writer.markDirty();
+    await vi.advanceTimersByTimeAsync(1000);
+    await gate.entered;
+    state.n = 2;
+    writer.markDirty();
+    gate.release();
+    await writer.whenIdle();
+    expect(writer.saves).toBe(1);
+    expect(read()).toBe("1");
+
+    await vi.advanceTimersByTimeAsync(1000);
+    await writer.whenIdle();
+    expect(writer.saves).toBe(2);
+    expect(read()).toBe("2");
+  });
+
   it("saves nothing when nothing changed", async () => {
     const { writer } = counterWriter({ intervalMs: 1000 });
     await vi.advanceTimersByTimeAsync(10_000);
@@ -130,6 +175,17 @@ describe("StateWriter, interval mode", () => {
     await writer.whenIdle();
     expect(read()).toBe("7");
     expect(writer.saves).toBe(1);
+  });
+
+  it("close() reports a failed last save and stops trying", async () => {
+    const io = failingIo("open", Number.POSITIVE_INFINITY);
+    const { state, writer } = counterWriter({ intervalMs: 1000, io });
+    state.n = 1;
+    writer.markDirty();
+    await expect(writer.close()).rejects.toMatchObject({ code: "ENOSPC" });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await writer.whenIdle();
+    expect(io.failures).toBe(1);
   });
 
   it("keeps unsaved changes after a failed save and saves them on the next interval", async () => {
@@ -172,22 +228,8 @@ describe("StateWriter, always mode (group commit)", () => {
   });
 
   it("batches the changes made during a save into the next one, and each waits for the save that holds it", async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let first = true;
-    const slowIo: FileIo = {
-      ...nodeFileIo,
-      rename: async (from, to) => {
-        if (first) {
-          first = false;
-          await gate;
-        }
-        await nodeFileIo.rename(from, to);
-      },
-    };
-    const { state, writer } = counterWriter({ sync: "always", io: slowIo });
+    const gate = gatedIo();
+    const { state, writer } = counterWriter({ sync: "always", io: gate.io });
     const seen: string[] = [];
     const change = () => {
       state.n += 1;
@@ -199,14 +241,21 @@ describe("StateWriter, always mode (group commit)", () => {
       });
     };
     const one = change();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(writer.saves).toBe(0);
+    await gate.entered;
     const during = [change(), change(), change()];
-    release();
+    gate.release();
     await Promise.all([one, ...during]);
     expect(seen.sort()).toEqual(["1", "2", "3", "4"]);
     expect(writer.saves).toBe(2);
     expect(read()).toBe("4");
+  });
+
+  it("saves for a change reported the moment a save has failed", async () => {
+    const { state, writer } = counterWriter({ sync: "always", io: failingIo("open") });
+    state.n = 1;
+    // The retry is made from the rejection itself, before the failed save has wound down.
+    await writer.commit().catch(() => writer.commit());
+    expect(read()).toBe("1");
   });
 
   it("rejects the changes of a failed save, keeps them, and saves them with the next change", async () => {

@@ -94,31 +94,53 @@ export class StateWriter {
     while (this.#running) await this.#running;
   }
 
-  /** The last save, then no more: changes reported afterwards are ignored. */
+  /**
+   * The last save, then no more: changes reported afterwards are ignored. If that save fails the promise rejects
+   * with its error (the caller learns the state is not on disk) and no retry keeps the process alive.
+   */
   async close(): Promise<void> {
-    await this.flush();
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    try {
+      await this.flush();
+    } finally {
+      this.#closed = true;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
   }
 
-  /** Starts the save loop unless it runs; a running loop picks up whatever arrives before it ends. */
+  /** Starts the save loop unless it runs; a running loop looks again for work when it ends. */
   #start(): void {
+    if (this.#running) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     // Wait one turn of the event loop so that requests finishing together share the first save too.
-    this.#running ??= new Promise<void>((resolve) => setImmediate(resolve))
+    this.#running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.#loop())
       .then((saved) => {
         this.#running = undefined;
-        // A change reported between the loop's last check and here found the loop still running: start again.
-        if (saved && this.#dirty && (this.#waiters.length > 0 || this.sync === "always")) this.#start();
+        this.#afterLoop(saved);
       });
   }
 
-  /** Saves until nothing is unsaved; false when a save failed (a timer retries then). */
+  /**
+   * Work that arrived after the loop's last look: a waiter always gets a save of its own (after a failure too:
+   * each attempt answers the waiters it holds, so this cannot spin); other unsaved changes get one at once in
+   * `always` mode unless a save just failed, else within the interval.
+   */
+  #afterLoop(saved: boolean): void {
+    if (!this.#dirty) return;
+    if (this.#waiters.length > 0 || (saved && this.sync === "always")) this.#start();
+    else if (!this.#closed) this.#timer ??= setTimeout(() => this.#start(), this.intervalMs);
+  }
+
+  /**
+   * Saves, and saves again while a waiter wants it or, in `always` mode, while changes came in during the save;
+   * in `interval` mode those wait for the next interval. False when a save failed.
+   */
   async #loop(): Promise<boolean> {
-    while (this.#dirty) {
+    let first = true;
+    while (this.#dirty && (first || this.#waiters.length > 0 || this.sync === "always")) {
+      first = false;
       const waiters = this.#waiters;
       this.#waiters = [];
       this.#dirty = false;
@@ -127,11 +149,10 @@ export class StateWriter {
         this.#saves += 1;
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
-        // Nothing is dropped: the changes stay unsaved and the next change, interval or flush tries again.
+        // Nothing is dropped: the changes stay unsaved, and a later change, the interval or a flush saves them.
         this.#dirty = true;
         for (const waiter of waiters) waiter.reject(error);
         this.#onError(error);
-        if (!this.#closed) this.#timer ??= setTimeout(() => this.#start(), this.intervalMs);
         return false;
       }
     }
