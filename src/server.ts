@@ -93,12 +93,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           ...(options.stateSaveIntervalMs !== undefined && { intervalMs: options.stateSaveIntervalMs }),
           onError: (error) => logger.error({ err: error, file: options.stateFile }, "state file not saved"),
         });
-  if (stateWriter) {
-    if (restored)
-      logger.info({ file: stateWriter.file }, "state restored from the state file; fixtures not read");
-    // A first save proves the folder writable now rather than at the first change.
-    else await firstSave(stateWriter);
+  if (stateWriter && restored) {
+    const ignored = options.documents !== undefined || options.fixturesDir !== undefined;
+    // Fixtures asked for by name but not used deserve more than an info line.
+    logger[ignored ? "warn" : "info"](
+      { file: stateWriter.file },
+      "state restored from the state file; fixtures not read (delete the file to start from them)",
+    );
   }
+  // A first save proves the folder writable now rather than at the first change.
+  if (stateWriter && !restored) await firstSave(stateWriter);
   const app = createApp({
     registry,
     logger,

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createKey, deleteKey } from "../src/domain/auth/keys.js";
 import { issueToken } from "../src/domain/auth/tokens.js";
 import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { exportProject } from "../src/domain/projects/state.js";
@@ -66,6 +67,15 @@ describe("the state file", () => {
 
     registry.reset("demo");
     expect(registry.get("demo").tokens.size).toBe(0);
+  });
+
+  it("restores a key that moved to another project after its own was deleted", () => {
+    const world = buildWorld();
+    deleteKey(world.registry, world.demo, "demo-readonly-app-id");
+    createKey(world.registry, world.other, { app_id: "demo-readonly-app-id", app_token: "moved" });
+    const registry = restored(serializeState(world.registry));
+    expect(registry.projectForAppId("demo-readonly-app-id")).toBe(registry.get("other"));
+    expect(registry.fixturesOf("demo").api_keys.map((key) => key.app_id)).toContain("demo-readonly-app-id");
   });
 
   it("is absent at first: nothing to restore", () => {

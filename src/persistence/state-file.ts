@@ -92,8 +92,7 @@ export function restoreProjects(registry: ProjectRegistry, saved: SavedProject[]
     if (state.project.id !== fixtures.project.id)
       throw new StateFileError(file, `${where}.state.project.id: should be ${fixtures.project.id}`);
     try {
-      registry.add(fixtures);
-      registry.replace(state);
+      registry.restore(fixtures, state);
     } catch (error) {
       const details = (error as ApiError).details ?? (error as Error).message;
       throw new StateFileError(file, `${where}: ${details}`);

@@ -58,6 +58,21 @@ export class ProjectRegistry {
     return project;
   }
 
+  /**
+   * Puts a project back as a state file holds it: built from its saved state, with its fixtures kept for reset.
+   * Only the state's credentials are checked against the other projects: the fixtures may name a key that was
+   * deleted since and now belongs to another project.
+   */
+  restore(fixtures: ProjectDocument, state: ProjectDocument): Project {
+    const id = state.project.id;
+    if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
+    this.#checkCredentialsFree(state, undefined);
+    const project = new Project(state, this.clock);
+    this.#fixtures.set(id, structuredClone(fixtures));
+    this.#install(project);
+    return project;
+  }
+
   /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
   fixturesOf(id: string): Readonly<ProjectDocument> {
     const fixtures = this.#fixtures.get(id);
