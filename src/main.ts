@@ -1,15 +1,18 @@
 #!/usr/bin/env node
+import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
 import { loadDotEnv, readConfig } from "./platform/config.js";
 import { createLogger } from "./platform/logger.js";
 import { startServer } from "./server.js";
 
 /**
- * `npm start`: settings from the environment (and .env), the fixtures loaded, the server listening; SIGINT and
- * SIGTERM stop it cleanly. A bad setting or a broken fixture stops the start with a message saying where.
+ * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and .env (in that order of
+ * precedence), the projects loaded (from the state file when there is one), the server listening; SIGINT and
+ * SIGTERM stop it cleanly: no new connections, in-flight requests finished, state saved, exit 0. A bad setting, a
+ * broken fixture or an unusable state file stops the start with a message saying where.
  */
-async function main(): Promise<void> {
+async function serve(flags: Record<string, string>): Promise<void> {
   loadDotEnv();
-  const config = readConfig(process.env);
+  const config = readConfig({ ...process.env, ...flags });
   const logger = createLogger({ level: config.LOG_LEVEL });
   const running = await startServer({
     host: config.HOST,
@@ -23,9 +26,17 @@ async function main(): Promise<void> {
     journalSize: config.JOURNAL_SIZE,
     ...(config.MOCK_ADMIN_TOKEN !== undefined && { adminToken: config.MOCK_ADMIN_TOKEN }),
     ...(config.FIXTURES_DIR !== undefined && { fixturesDir: config.FIXTURES_DIR }),
+    ...(config.STATE_FILE !== undefined && {
+      stateFile: config.STATE_FILE,
+      stateSync: config.STATE_SYNC,
+      stateSaveIntervalMs: config.STATE_SAVE_INTERVAL_MS,
+    }),
   });
   const projects = running.registry.list().map((project) => project.id);
-  logger.info({ url: running.url, projects }, `loyalty-mock listening on ${running.url}`);
+  logger.info(
+    { url: running.url, projects, stateFile: config.STATE_FILE },
+    `loyalty-mock listening on ${running.url}`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -34,7 +45,10 @@ async function main(): Promise<void> {
     logger.info({ signal }, "shutting down");
     // Exit only once the asynchronous log destination has written everything.
     running.close().then(
-      () => logger.flush(() => process.exit(0)),
+      () => {
+        if (running.stateWriter) logger.info({ file: running.stateWriter.file }, "state saved");
+        logger.flush(() => process.exit(0));
+      },
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
         logger.flush(() => process.exit(1));
@@ -45,8 +59,22 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
-main().catch((error: unknown) => {
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  process.stderr.write(`loyalty-mock could not start. ${message}\n`);
-  process.exit(1);
-});
+function commandLine(): CommandLine {
+  try {
+    return parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`loyalty-mock: ${error.message}\nRun loyalty-mock --help to see the options.\n`);
+    process.exit(2);
+  }
+}
+
+const line = commandLine();
+if (line.command === "help") process.stdout.write(usage());
+else if (line.command === "version") process.stdout.write(`${version()}\n`);
+else
+  serve(line.env).catch((error: unknown) => {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`loyalty-mock could not start. ${message}\n`);
+    process.exit(1);
+  });

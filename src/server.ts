@@ -7,6 +7,8 @@ import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
+import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
 import { silentLogger } from "./platform/logger.js";
@@ -19,6 +21,15 @@ export interface StartOptions {
   fixturesDir?: string;
   /** Project documents to serve instead of reading a folder. */
   documents?: ProjectDocument[];
+  /**
+   * Keeps every project's state in this file across restarts: restored from it at start when it exists (the
+   * fixtures are then not read), saved to it as the state changes and on close.
+   */
+  stateFile?: string;
+  /** `interval` (default): changes saved together, at most `stateSaveIntervalMs` later; `always`: before the response. */
+  stateSync?: StateSyncMode;
+  /** Longest a change waits to be saved in `interval` mode; 1000 by default. */
+  stateSaveIntervalMs?: number;
   logger?: Logger;
   clock?: Clock;
   bodyLimit?: number;
@@ -31,6 +42,8 @@ export interface StartOptions {
   adminToken?: string;
   /** Requests each project's journal keeps; default 1000. */
   journalSize?: number;
+  /** Longest close() waits for in-flight requests before cutting their connections; 10 000 ms by default. */
+  drainTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -41,26 +54,67 @@ export interface RunningServer {
   app: Express;
   registry: ProjectRegistry;
   server: Server;
-  /** Stops accepting connections and resolves once in-flight requests have finished. */
+  /** The state file's writer, when `stateFile` was given. */
+  stateWriter: StateWriter | undefined;
+  /** Writes the state file now (when there is one); resolves once it is on disk. */
+  save(): Promise<void>;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, then saves the state file (when there is one).
+   * Resolves once all of that is done.
+   */
   close(): Promise<void>;
 }
 
-/** Loads the fixtures, builds the app and listens. Resolves once the server accepts connections. */
-export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+/** Projects from the state file when there is one, from fixtures otherwise. */
+function buildRegistry(options: StartOptions): { registry: ProjectRegistry; restored: boolean } {
+  const clock = options.clock ?? systemClock;
+  const defaults = {
+    ...(options.tokenGraceSeconds !== undefined && { tokenGraceSeconds: options.tokenGraceSeconds }),
+    ...(options.tokenLimit !== undefined && { tokenLimit: options.tokenLimit }),
+    ...(options.v2AuthMode !== undefined && { v2AuthMode: options.v2AuthMode }),
+    ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
+  };
+  const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
+  if (saved && options.stateFile !== undefined) {
+    const registry = new ProjectRegistry({ clock, defaults });
+    restoreProjects(registry, saved, options.stateFile);
+    return { registry, restored: true };
+  }
   const documents = options.documents ?? loadProjectDocuments(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
-  const registry = new ProjectRegistry({
-    clock: options.clock ?? systemClock,
-    documents,
-    defaults: {
-      ...(options.tokenGraceSeconds !== undefined && { tokenGraceSeconds: options.tokenGraceSeconds }),
-      ...(options.tokenLimit !== undefined && { tokenLimit: options.tokenLimit }),
-      ...(options.v2AuthMode !== undefined && { v2AuthMode: options.v2AuthMode }),
-      ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
-    },
-  });
+  return { registry: new ProjectRegistry({ clock, documents, defaults }), restored: false };
+}
+
+/**
+ * Loads the projects, builds the app and listens. Resolves once the server accepts connections. With a state
+ * file that cannot be read or validated, or a folder it cannot be written to, it rejects before listening.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? silentLogger;
+  const { registry, restored } = buildRegistry(options);
+  const stateWriter =
+    options.stateFile === undefined
+      ? undefined
+      : new StateWriter({
+          file: options.stateFile,
+          snapshot: () => serializeState(registry),
+          ...(options.stateSync !== undefined && { sync: options.stateSync }),
+          ...(options.stateSaveIntervalMs !== undefined && { intervalMs: options.stateSaveIntervalMs }),
+          onError: (error) => logger.error({ err: error, file: options.stateFile }, "state file not saved"),
+        });
+  if (stateWriter && restored) {
+    const ignored = options.documents !== undefined || options.fixturesDir !== undefined;
+    // Fixtures asked for by name but not used deserve more than an info line.
+    logger[ignored ? "warn" : "info"](
+      { file: stateWriter.file },
+      "state restored from the state file; fixtures not read (delete the file to start from them)",
+    );
+  }
+  // A first save proves the folder writable now rather than at the first change.
+  if (stateWriter && !restored) await firstSave(stateWriter);
   const app = createApp({
     registry,
-    logger: options.logger ?? silentLogger,
+    logger,
+    ...(stateWriter && { changes: stateWriter }),
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
@@ -80,10 +134,39 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     app,
     registry,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      }),
+    stateWriter,
+    save: async () => stateWriter?.flush({ force: true }),
+    close: async () => {
+      await drain(server, options.drainTimeoutMs ?? 10_000);
+      await stateWriter?.close();
+    },
   };
+}
+
+async function firstSave(writer: StateWriter): Promise<void> {
+  try {
+    await writer.flush({ force: true });
+  } catch (error) {
+    await writer.close().catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new StateFileError(writer.file, `cannot be written (${code})`);
+  }
+}
+
+/**
+ * Stops accepting and waits for in-flight requests. Keep-alive connections are closed as soon as they fall idle
+ * (a client holding one open would otherwise keep the server up); after `timeoutMs` the rest are cut.
+ */
+function drain(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close((error) => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      if (error && (error as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING") reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

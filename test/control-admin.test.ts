@@ -15,6 +15,8 @@ describe("the admin token (MOCK_ADMIN_TOKEN)", () => {
     { method: "POST", path: "/__mock/reset" },
     { method: "GET", path: "/__mock/projects/demo/requests" },
     { method: "DELETE", path: "/__mock/projects/demo" },
+    { method: "GET", path: "/__mock/projects/demo/state" },
+    { method: "PUT", path: "/__mock/projects/demo/state" },
     { method: "GET", path: "/__mock/no-such-route" },
   ] as const;
 
@@ -22,7 +24,16 @@ describe("the admin token (MOCK_ADMIN_TOKEN)", () => {
     it(`${method} ${path} without it is 401 and changes nothing`, async () => {
       const { app, registry } = buildWorld({ adminToken: TOKEN });
       expectError(
-        await control(app, { method, path, body: method === "POST" ? { template: "demo" } : undefined }),
+        await control(app, {
+          method,
+          path,
+          body:
+            method === "POST"
+              ? { template: "demo" }
+              : method === "PUT"
+                ? { project: { id: "demo" } }
+                : undefined,
+        }),
         401,
         {
           key: "unauthorized",

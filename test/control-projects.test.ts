@@ -212,7 +212,7 @@ it("a posted document may not reuse another project's access token", async () =>
     expires_at: "2026-11-20T10:15:00.000Z",
   };
   const res = await control(app, { method: "POST", path: "/__mock/projects", body: { tokens: [stolen] } });
-  expectError(res, 409, { details: "An access token of the document is used by another project" });
+  expectError(res, 409, { details: "An access token of the document belongs to another project" });
   expect(registry.list()).toHaveLength(2);
   const location = await send(app, {
     method: "GET",

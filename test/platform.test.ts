@@ -59,6 +59,8 @@ describe("settings", () => {
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
       JOURNAL_SIZE: 1000,
+      STATE_SYNC: "interval",
+      STATE_SAVE_INTERVAL_MS: 1000,
     });
   });
 

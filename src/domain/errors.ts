@@ -1,3 +1,5 @@
+import { type DocumentProblem, describeProblem } from "../platform/documents.js";
+
 /**
  * The service's error object and every error this emulator raises. Message texts live here and nowhere else so
  * that the wording the real service uses is written once (stripe-mock keeps its messages in one block the same way).
@@ -130,6 +132,11 @@ export function invalidPayload(details: string): ApiError {
   return new ApiError(400, "invalid_payload", "Invalid payload", { details });
 }
 
+/** A project document (a state import) that does not hold together; details give the JSON path, no file. */
+export function invalidDocument(problem: DocumentProblem): ApiError {
+  return invalidPayload(describeProblem(problem));
+}
+
 export function unsupportedMediaType(contentType: string, expected: string): ApiError {
   return new ApiError(415, "unsupported_media_type", "Unsupported media type", {
     details: `Content-Type '${contentType}' is not supported; send ${expected}`,
@@ -204,6 +211,17 @@ export function apiLimitReached(
 export function internalError(): ApiError {
   return new ApiError(500, "internal_error", "Internal Server Error", {
     details: "The emulator hit an unexpected condition; the server log has the request id",
+  });
+}
+
+/**
+ * With STATE_SYNC=always a change is acknowledged only once it is on disk; when the save fails the change is
+ * made (and will be saved by a later attempt) but not acknowledged.
+ */
+export function stateNotSaved(cause: unknown): ApiError {
+  const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message ?? String(cause);
+  return new ApiError(500, "state_not_saved", "State not saved", {
+    details: `The change could not be written to the state file (${reason}); the server keeps trying to save it`,
   });
 }
 

@@ -5,7 +5,9 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
+import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 import { v1Router } from "./v1/router.js";
 import { v2Router } from "./v2/router.js";
@@ -23,6 +25,10 @@ export interface AppDeps {
   adminToken?: string | undefined;
   /** More control routes, mounted under /__mock behind the admin token check. */
   controlExtensions?: readonly Router[];
+  /** Told of every request that may have changed state (the state file's writer, when there is one). */
+  changes?: ChangeSink;
+  /** Largest state document `PUT /__mock/projects/{id}/state` accepts, in bytes. */
+  stateBodyLimit?: number;
 }
 
 /**
@@ -32,11 +38,17 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = baseApp(deps);
+  // Before every router, so that routes added later are covered without knowing about persistence.
+  if (deps.changes) app.use(trackChanges(deps.changes));
+  const state = stateRouter({
+    registry: deps.registry,
+    ...(deps.stateBodyLimit !== undefined && { bodyLimit: deps.stateBodyLimit }),
+  });
   app.use(
     "/__mock",
     controlRouter(
       { registry: deps.registry, bodyLimit, adminToken: deps.adminToken, startedAt: Date.now() },
-      { extensions: deps.controlExtensions ?? [] },
+      { extensions: [state, ...(deps.controlExtensions ?? [])] },
     ),
   );
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.

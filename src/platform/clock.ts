@@ -36,8 +36,9 @@ export class ProjectClock implements Clock {
   readonly #root: Clock;
   #offsetMs = 0;
 
-  constructor(root: Clock) {
+  constructor(root: Clock, offsetMs = 0) {
     this.#root = root;
+    this.#offsetMs = offsetMs;
   }
 
   now(): number {

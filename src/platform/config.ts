@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js";
+import { DEFAULT_SAVE_INTERVAL_MS, STATE_SYNC_MODES } from "../persistence/state-writer.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -30,6 +31,9 @@ export const configSchema = z.object({
   MOCK_ADMIN_TOKEN: z.string().min(1).optional(),
   /** Requests each project's journal keeps (the newest); 0 turns the journal off. */
   JOURNAL_SIZE: z.coerce.number().int().min(0).max(MAX_JOURNAL_SIZE).default(1000),
+  STATE_FILE: z.string().min(1).optional(),
+  STATE_SYNC: z.enum(STATE_SYNC_MODES).default("interval"),
+  STATE_SAVE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_SAVE_INTERVAL_MS),
 });
 
 export type Config = z.output<typeof configSchema>;

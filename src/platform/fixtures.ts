@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
-import { describeIssue } from "./validation-messages.js";
+import { formatJsonPath, parseDocument, parseJsonText } from "./documents.js";
 
 /** The fixtures shipped with the package: `<package root>/fixtures`, from src/ and from dist/ alike. */
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures", import.meta.url));
@@ -20,30 +20,10 @@ export class FixtureError extends Error {
   }
 }
 
-export function formatJsonPath(path: readonly PropertyKey[]): string {
-  let out = "$";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (typeof segment === "string" && /^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
 function readJson(file: string, shownAs: string): unknown {
-  const text = readFileSync(file, "utf8");
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = Number(/position (\d+)/.exec(message)?.[1] ?? Number.NaN);
-    let where = "$";
-    if (!Number.isNaN(position)) {
-      const before = text.slice(0, position).split("\n");
-      where = `line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1}`;
-    }
-    throw new FixtureError(shownAs, where, `not valid JSON (${message})`);
-  }
+  const parsed = parseJsonText(readFileSync(file, "utf8"));
+  if (parsed.ok) return parsed.value;
+  throw new FixtureError(shownAs, parsed.problem.where ?? "$", parsed.problem.problem);
 }
 
 /** The file a collection lives in inside a project folder: `tier_structures` in `tier-structures.json`. */
@@ -118,25 +98,16 @@ export function loadFixtures<S extends z.ZodType>(
     else if (entry.endsWith(".json"))
       source = { document: readJson(full, shownAs), locate: (path) => ({ file: shownAs, path }) };
     else continue;
-    documents.push(parseDocument(schema, source));
+    documents.push(parseSource(schema, source));
   }
   if (documents.length === 0)
     throw new FixtureError(dir, "$", "no project found (expected sub-folders or .json files)");
   return documents;
 }
 
-function parseDocument<S extends z.ZodType>(schema: S, source: Source): z.output<S> {
-  const result = schema.safeParse(source.document);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (!issue) throw new FixtureError(source.locate([]).file, "$", "invalid");
-  // An unknown property is reported at its own path, so a typo points at itself.
-  const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
-  const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
-  const problem =
-    unknownKey === undefined
-      ? describeIssue(issue, source.document).replace(/^(Property \S+|Request body) /, "")
-      : "unknown property; the fixture format has no such field";
-  const located = source.locate(path);
-  throw new FixtureError(located.file, formatJsonPath(located.path), problem);
+function parseSource<S extends z.ZodType>(schema: S, source: Source): z.output<S> {
+  const parsed = parseDocument(schema, source.document);
+  if (parsed.ok) return parsed.value;
+  const located = source.locate(parsed.problem.path);
+  throw new FixtureError(located.file, formatJsonPath(located.path), parsed.problem.problem);
 }

@@ -27,9 +27,16 @@ export interface Started {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns a command in its own process group and collects its output. */
-export function launch(command: string, args: string[], env: Record<string, string>): Started {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true });
+/** Spawns a command in its own process group and collects its output; an undefined variable is removed. */
+export function launch(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd = ROOT,
+): Started {
+  const merged = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  const child = spawn(command, args, { cwd, env: merged, detached: true });
   let out = "";
   let err = "";
   child.stdout?.on("data", (chunk) => {

@@ -19,6 +19,9 @@ export { COLLECTIONS, type CollectionName } from "./collections.js";
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/** About 300 years either way: far enough for any test, near enough that every moment stays a valid date. */
+export const CLOCK_OFFSET_LIMIT_MS = 10_000_000_000_000;
+
 /**
  * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the
  * control API. The collections are the keys below; on disk each lives in a file of its own (see fixtures/README).
@@ -29,6 +32,13 @@ export const projectDocumentSchema = z
       id: z.string().regex(PROJECT_ID, "must be 1-63 lowercase letters, digits, - or _"),
       name: z.string().min(1).optional(),
       settings: projectSettingsSchema.default({}),
+      /**
+       * How far the project's clock runs ahead of (or behind) the server's, as the control API left it. An offset
+       * rather than a moment, so a restored demo keeps moving with real time instead of freezing at the save.
+       */
+      clock: z
+        .strictObject({ offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS) })
+        .default({ offset_ms: 0 }),
     }),
     api_keys: z.array(apiKeySchema).default([]),
     tokens: z.array(tokenSchema).default([]),

@@ -58,7 +58,7 @@ export class Project {
     this.id = doc.project.id;
     this.name = doc.project.name ?? doc.project.id;
     this.settings = doc.project.settings;
-    this.clock = new ProjectClock(rootClock);
+    this.clock = new ProjectClock(rootClock, doc.project.clock.offset_ms);
 
     this.apiKeys = new ApiKeyStore(doc.api_keys.map(toApiKey));
     this.tokens = new TokenStore(doc.tokens.map(tokenFromInput));

@@ -7,6 +7,7 @@ type Path = (string | number)[];
 
 interface Doc {
   api_keys: { app_id: string }[];
+  tokens: { access_token: string }[];
   locations: { id: string }[];
   campaigns: { id: string; name: string }[];
   vouchers: { id: string; code: string; campaign_id: string; holder_id?: string | null | undefined }[];
@@ -65,6 +66,7 @@ function mustExist(
  */
 export function checkReferences(doc: Doc, ctx: Ctx): void {
   unique(ctx, "api_keys", doc.api_keys, "app_id");
+  unique(ctx, "tokens", doc.tokens, "access_token");
   for (const name of ID_COLLECTIONS) {
     unique(ctx, name, doc[name] as { id: string }[], "id");
   }

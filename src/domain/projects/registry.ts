@@ -34,17 +34,46 @@ export class ProjectRegistry {
   add(document: ProjectDocument): Project {
     const id = document.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
-    for (const key of document.api_keys)
-      if (this.#projectByAppId.has(key.app_id))
-        throw conflict(`App id ${key.app_id} is used by another project`);
-    // A token names its project on its own, so one string must never open two projects.
-    for (const token of document.tokens)
-      if (this.#projectByToken.has(token.access_token))
-        throw conflict("An access token of the document is used by another project");
+    this.#checkCredentialsFree(document, undefined);
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, structuredClone(document));
     this.#install(project);
     return project;
+  }
+
+  /**
+   * Puts a new state in place of a project's (a state import), keeping its fixtures for reset. Everything that
+   * can refuse the document is checked before the old project is touched, so a refusal changes nothing.
+   */
+  replace(document: ProjectDocument): Project {
+    const current = this.get(document.project.id);
+    this.#checkCredentialsFree(document, current);
+    const project = new Project(document, this.clock);
+    this.#uninstall(current);
+    this.#install(project);
+    return project;
+  }
+
+  /**
+   * Puts a project back as a state file holds it: built from its saved state, with its fixtures kept for reset.
+   * Only the state's credentials are checked against the other projects: the fixtures may name a key that was
+   * deleted since and now belongs to another project.
+   */
+  restore(fixtures: ProjectDocument, state: ProjectDocument): Project {
+    const id = state.project.id;
+    if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
+    this.#checkCredentialsFree(state, undefined);
+    const project = new Project(state, this.clock);
+    this.#fixtures.set(id, structuredClone(fixtures));
+    this.#install(project);
+    return project;
+  }
+
+  /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
+  fixturesOf(id: string): Readonly<ProjectDocument> {
+    const fixtures = this.#fixtures.get(id);
+    if (!fixtures) throw projectNotFound(id);
+    return fixtures;
   }
 
   get(id: string): Project {
@@ -70,13 +99,6 @@ export class ProjectRegistry {
     const project = new Project(fixtures, this.clock);
     this.#install(project);
     return project;
-  }
-
-  /** A copy of the document a project was built from (its fixtures), the base of templates and resets. */
-  fixturesOf(id: string): ProjectDocument {
-    const fixtures = this.#fixtures.get(id);
-    if (!fixtures) throw projectNotFound(id);
-    return structuredClone(fixtures);
   }
 
   resetAll(): void {
@@ -107,6 +129,19 @@ export class ProjectRegistry {
 
   unindexTokens(accessTokens: Iterable<string>): void {
     for (const token of accessTokens) this.#projectByToken.delete(token);
+  }
+
+  /** App ids and access tokens find their project through the indexes, so no two projects may share one. */
+  #checkCredentialsFree(document: ProjectDocument, replacing: Project | undefined): void {
+    for (const key of document.api_keys) {
+      const owner = this.#projectByAppId.get(key.app_id);
+      if (owner && owner !== replacing) throw conflict(`App id ${key.app_id} is used by another project`);
+    }
+    for (const token of document.tokens) {
+      const owner = this.#projectByToken.get(token.access_token);
+      if (owner && owner !== replacing)
+        throw conflict("An access token of the document belongs to another project");
+    }
   }
 
   #install(project: Project): void {

@@ -1,0 +1,41 @@
+import { Router as createRouter, type Router } from "express";
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { exportProject, replaceProjectState } from "../../domain/projects/state.js";
+import { jsonBody } from "../body.js";
+import { route } from "../routes.js";
+
+/**
+ * An exported project holds every card, customer and recorded event: far more than any request of the six
+ * operations, so state imports get their own, larger body limit.
+ */
+export const DEFAULT_STATE_BODY_LIMIT = 32 * 1024 * 1024;
+
+export interface StateRouterDeps {
+  registry: ProjectRegistry;
+  /** Largest state document accepted by PUT, in bytes (413 above it). */
+  bodyLimit?: number;
+}
+
+/**
+ * `GET /projects/{projectId}/state` exports a project's whole state as a project document (the fixture format);
+ * `PUT` the same replaces it, all or nothing. Paths are relative to the control prefix (`/__mock`).
+ */
+export function stateRouter(deps: StateRouterDeps): Router {
+  const router = createRouter();
+  const { registry } = deps;
+  route(router, "/projects/:projectId/state", {
+    get: [
+      (req, res) => {
+        res.json(exportProject(registry.get(String(req.params.projectId))));
+      },
+    ],
+    put: [
+      ...jsonBody(deps.bodyLimit ?? DEFAULT_STATE_BODY_LIMIT),
+      (req, res) => {
+        const project = replaceProjectState(registry, String(req.params.projectId), req.body);
+        res.json(exportProject(project));
+      },
+    ],
+  });
+  return router;
+}

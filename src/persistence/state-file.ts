@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { ApiError } from "../domain/errors.js";
+import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/project-document.js";
+import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { exportProject } from "../domain/projects/state.js";
+import type { Clock } from "../platform/clock.js";
+import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
+
+/**
+ * The state file: every project of the server, each as its fixtures (what a reset goes back to) and its current
+ * state, both project documents in the fixture format. `format` and `version` let a later release read or refuse
+ * an older file knowingly.
+ */
+export const STATE_FILE_FORMAT = "loyalty-mock-state";
+export const STATE_FILE_VERSION = 1;
+
+const stateFileSchema = z.strictObject({
+  format: z.literal(STATE_FILE_FORMAT),
+  version: z.literal(STATE_FILE_VERSION),
+  saved_at: z.iso.datetime(),
+  projects: z.array(z.strictObject({ fixtures: projectDocumentSchema, state: projectDocumentSchema })),
+});
+
+export interface SavedProject {
+  fixtures: ProjectDocument;
+  state: ProjectDocument;
+}
+
+/** A state file the server cannot start from; the message names the file and what is wrong where. */
+export class StateFileError extends Error {
+  override name = "StateFileError";
+  readonly file: string;
+
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem}`);
+    this.file = file;
+  }
+}
+
+// Fixtures change only when a project is added, so each is written to text once and reused by every save.
+const fixturesText = new WeakMap<object, string>();
+
+/** The whole registry as the text of a state file, taken in one synchronous step (a consistent snapshot). */
+export function serializeState(registry: ProjectRegistry, clock: Clock = registry.clock): string {
+  const projects = registry.list().map((project) => {
+    const fixtures = registry.fixturesOf(project.id);
+    let text = fixturesText.get(fixtures);
+    if (text === undefined) {
+      text = JSON.stringify(fixtures);
+      fixturesText.set(fixtures, text);
+    }
+    return `{"fixtures":${text},"state":${JSON.stringify(exportProject(project))}}`;
+  });
+  const head = JSON.stringify({
+    format: STATE_FILE_FORMAT,
+    version: STATE_FILE_VERSION,
+    saved_at: new Date(clock.now()).toISOString(),
+  });
+  return `${head.slice(0, -1)},"projects":[${projects.join(",")}]}\n`;
+}
+
+/**
+ * Reads a state file: undefined when there is none yet; a StateFileError when it cannot be read, is not JSON or
+ * does not validate. A bad file is never skipped or overwritten: starting over is the operator's decision.
+ */
+export function readStateFile(file: string): SavedProject[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new StateFileError(file, `cannot be read (${code ?? String(error)})`);
+  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new StateFileError(file, describeProblem(json.problem));
+  if ((json.value as { format?: unknown } | null)?.format !== STATE_FILE_FORMAT)
+    throw new StateFileError(
+      file,
+      `$.format: should be ${STATE_FILE_FORMAT}; this is not a state file of the server`,
+    );
+  const parsed = parseDocument(stateFileSchema, json.value);
+  if (!parsed.ok) throw new StateFileError(file, describeProblem(parsed.problem));
+  return parsed.value.projects;
+}
+
+/** Builds every saved project in the registry, each from its fixtures and then its saved state. */
+export function restoreProjects(registry: ProjectRegistry, saved: SavedProject[], file: string): void {
+  saved.forEach(({ fixtures, state }, index) => {
+    const where = `$.projects[${index}]`;
+    if (state.project.id !== fixtures.project.id)
+      throw new StateFileError(file, `${where}.state.project.id: should be ${fixtures.project.id}`);
+    try {
+      registry.restore(fixtures, state);
+    } catch (error) {
+      const details = (error as ApiError).details ?? (error as Error).message;
+      throw new StateFileError(file, `${where}: ${details}`);
+    }
+  });
+}
