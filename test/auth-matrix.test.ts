@@ -257,7 +257,7 @@ describe("authentication matrix", () => {
 
       it("a project's own setting overrides the server's", () => {
         const world = buildWorld();
-        world.demo.settings.v2_auth_mode = "either";
+        world.demo.settings = { ...world.demo.settings, v2_auth_mode: "either" };
         expectAllowed(attempt(world, operation, PAIR), "demo");
         expectRefused(
           attempt(world, operation, { appId: "other-app-id", appToken: "other-app-token" }),

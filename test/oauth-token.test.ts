@@ -231,7 +231,7 @@ describe("POST /v1/oauth/token", () => {
 
     it("the grace period follows the project's setting", async () => {
       const world = buildWorld();
-      world.demo.settings.token_grace_seconds = 0;
+      world.demo.settings = { ...world.demo.settings, token_grace_seconds: 0 };
       const bearer = { Authorization: `Bearer ${await token(world)}` };
       blockKey(world.registry, world.demo, "demo-app-id");
       expect((await getLocation(world, bearer)).status).toBe(401);

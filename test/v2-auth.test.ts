@@ -166,10 +166,10 @@ for (const op of OPERATIONS) {
 
     it("a project's own v2_auth_mode setting relaxes it for that project only", async () => {
       const world = buildWorld();
-      world.demo.settings.v2_auth_mode = "either";
+      world.demo.settings = { ...world.demo.settings, v2_auth_mode: "either" };
       expect((await op.call(world, DEMO_KEYS, 0)).status).toBe(200);
       const other = buildWorld();
-      other.demo.settings.v2_auth_mode = "either";
+      other.demo.settings = { ...other.demo.settings, v2_auth_mode: "either" };
       const res = await send(other.app, {
         method: "DELETE",
         path: "/v2/loyalties/incentives/linc_e0000000000000001",

@@ -1,5 +1,6 @@
 import type { Clock } from "../../platform/clock.js";
 import { ProjectClock } from "../../platform/clock.js";
+import { deepFreeze } from "../../platform/deep-freeze.js";
 import { ApiKeyStore, toApiKey } from "../auth/api-key.js";
 import { TokenStore, tokenFromInput } from "../auth/token-store.js";
 import { CampaignStore } from "../campaigns/campaign.js";
@@ -54,7 +55,9 @@ export class Project {
   readonly rateLimiter = new RateLimiter();
 
   constructor(document: ProjectDocument, rootClock: Clock) {
-    const doc = structuredClone(document);
+    // Frozen, not copied: the stores share its records and only ever replace them, so the registry can keep the
+    // same document for reset without a second copy of every record.
+    const doc = deepFreeze(document);
     this.id = doc.project.id;
     this.name = doc.project.name ?? doc.project.id;
     this.settings = doc.project.settings;

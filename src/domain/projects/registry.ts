@@ -1,4 +1,5 @@
 import type { Clock } from "../../platform/clock.js";
+import { deepFreeze } from "../../platform/deep-freeze.js";
 import { ApiError, conflict } from "../errors.js";
 import { Project } from "./project.js";
 import type { ProjectDocument } from "./project-document.js";
@@ -36,7 +37,7 @@ export class ProjectRegistry {
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#checkCredentialsFree(document, undefined);
     const project = new Project(document, this.clock);
-    this.#fixtures.set(id, structuredClone(document));
+    this.#fixtures.set(id, document);
     this.#install(project);
     return project;
   }
@@ -64,7 +65,7 @@ export class ProjectRegistry {
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#checkCredentialsFree(state, undefined);
     const project = new Project(state, this.clock);
-    this.#fixtures.set(id, structuredClone(fixtures));
+    this.#fixtures.set(id, deepFreeze(fixtures));
     this.#install(project);
     return project;
   }

@@ -27,9 +27,9 @@ function tokenDocument(token: TokenRecord): ProjectDocument["tokens"][number] {
 
 /**
  * A project's whole state as a project document, in the fixture format: what `new Project(document)` would
- * build again. Derived fields (a voucher's publish count, its assets) are written out, so the document says
- * what the project says, and records keep their order (the members endpoint hands out cards in that order).
- * The result shares nothing with the project.
+ * build again. Records are written as they are stored: a card the API wrote is whole, a fixture card still leaves
+ * out what follows from the rest (as fixtures may). Records keep their order (the members endpoint hands out cards
+ * in that order). The result shares nothing with the project.
  */
 export function exportProject(project: Project): ProjectDocument {
   // Mapped over CollectionName, so a collection added to the document without an export here fails to compile.
