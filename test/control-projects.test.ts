@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/http/control/version.js";
 import { control } from "./helpers/control.js";
@@ -16,7 +17,10 @@ describe("GET /__mock/health", () => {
     const res = await control(app, { method: "GET", path: "/__mock/health" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok", version: VERSION, uptime_s: expect.any(Number), projects: 2 });
-    expect(VERSION).toBe("0.1.0");
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(VERSION).toBe(pkg.version);
   });
 });
 
