@@ -92,18 +92,34 @@ export class ProjectRegistry {
     this.#fixtures.delete(id);
   }
 
-  /** Puts a project back to its fixtures: its data, keys, tokens and clock. */
+  /**
+   * Puts a project back to its fixtures: its data, keys, tokens and clock. A fixture key whose app id another
+   * project has taken since (the key was deleted here and created there) is a 409, and nothing changes.
+   */
   reset(id: string): Project {
     const fixtures = this.#fixtures.get(id);
     if (!fixtures) throw projectNotFound(id);
-    this.#uninstall(this.get(id));
+    const current = this.get(id);
+    this.#checkCredentialsFree(fixtures, current);
+    this.#uninstall(current);
     const project = new Project(fixtures, this.clock);
     this.#install(project);
     return project;
   }
 
+  /**
+   * Every project back to its fixtures, all or nothing: the fixtures must not claim one app id or token twice
+   * (they can, once keys have moved between projects), or none is reset.
+   */
   resetAll(): void {
-    for (const id of [...this.#projects.keys()]) this.reset(id);
+    const appIds = new Map<string, string>();
+    const tokens = new Map<string, string>();
+    for (const [id, fixtures] of this.#fixtures) {
+      for (const key of fixtures.api_keys) claim(appIds, key.app_id, id, `App id ${key.app_id}`);
+      for (const token of fixtures.tokens) claim(tokens, token.access_token, id, "An access token");
+    }
+    for (const project of this.list()) this.#uninstall(project);
+    for (const [, fixtures] of this.#fixtures) this.#install(new Project(fixtures, this.clock));
   }
 
   projectForAppId(appId: string): Project | undefined {
@@ -151,9 +167,20 @@ export class ProjectRegistry {
     for (const token of project.tokens.list()) this.#projectByToken.set(token.accessToken, project);
   }
 
+  /** Drops the project and the index entries that point at it (and only those). */
   #uninstall(project: Project): void {
     this.#projects.delete(project.id);
-    for (const key of project.apiKeys.values()) this.#projectByAppId.delete(key.app_id);
-    this.unindexTokens(project.tokens.list().map((token) => token.accessToken));
+    for (const key of project.apiKeys.values())
+      if (this.#projectByAppId.get(key.app_id) === project) this.#projectByAppId.delete(key.app_id);
+    for (const token of project.tokens.list())
+      if (this.#projectByToken.get(token.accessToken) === project)
+        this.#projectByToken.delete(token.accessToken);
   }
+}
+
+function claim(owners: Map<string, string>, credential: string, projectId: string, what: string): void {
+  const owner = owners.get(credential);
+  if (owner !== undefined && owner !== projectId)
+    throw conflict(`${what} is claimed by the fixtures of projects ${owner} and ${projectId}`);
+  owners.set(credential, projectId);
 }

@@ -51,7 +51,9 @@ export function projectPaths(): Record<string, Schema> {
     "/__mock/reset": {
       post: operation("projects", {
         summary: "Every project back to its fixtures",
+        description: "All or nothing: 409 when two projects' fixtures claim one app id or access token.",
         ok: listSchema("projects", ref("Project")),
+        errors: [409],
       }),
     },
     "/__mock/projects": {
@@ -78,8 +80,11 @@ export function projectPaths(): Record<string, Schema> {
     "/__mock/projects/{projectId}/reset": {
       post: operation("projects", {
         summary: "The project back to its fixtures",
+        description:
+          "409 when one of its fixture keys now belongs to another project (deleted here, created there).",
         params: P,
         ok: ref("Project"),
+        errors: [409],
       }),
     },
     "/__mock/projects/{projectId}/state": {
