@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync } from "node:fs";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { freePort, ROOT } from "../test/helpers/process.js";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export { ROOT };
 
 export interface RunningTarget {
   url: string;
@@ -11,17 +10,6 @@ export interface RunningTarget {
   /** Milliseconds from spawning the process to its first successful answer. */
   readyMs: number;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /**

@@ -31,6 +31,11 @@ export const apiKeySchema = z.strictObject({
   blocked_at: nullableTimestamp.default(null),
 });
 
+/** What a new key may be given (control API): credentials are generated when absent. */
+export const newApiKeySchema = apiKeySchema
+  .pick({ app_id: true, app_token: true, client_id: true, name: true, permissions: true, ip_allowlist: true })
+  .partial({ app_id: true, app_token: true });
+
 export type ApiKey = Omit<z.output<typeof apiKeySchema>, "client_id"> & { id: string; client_id: string };
 
 export function deriveClientId(appId: string): string {

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { z } from "zod";
-import { apiKeySchema } from "../../domain/auth/api-key.js";
+import { newApiKeySchema } from "../../domain/auth/api-key.js";
 import { blockKey, createKey, deleteKey, regenerateKey, unblockKey } from "../../domain/auth/keys.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
@@ -11,17 +11,7 @@ import { created, keyView, listOf } from "./shapes.js";
 
 const newKey = z.object({
   params: z.object({ projectId: z.string() }),
-  body: apiKeySchema
-    .pick({
-      app_id: true,
-      app_token: true,
-      client_id: true,
-      name: true,
-      permissions: true,
-      ip_allowlist: true,
-    })
-    .partial({ app_id: true, app_token: true })
-    .prefault({}),
+  body: newApiKeySchema.prefault({}),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiKeySchema } from "../../domain/auth/api-key.js";
+import { newApiKeySchema } from "../../domain/auth/api-key.js";
 import { campaignSchema } from "../../domain/campaigns/campaign.js";
 import { customerSchema } from "../../domain/customers/customer.js";
 import { earningRuleSchema } from "../../domain/earning-rules/earning-rule.js";
@@ -201,19 +201,7 @@ function resourceSchemas(): Record<string, Schema> {
     PostedProjectDocument: postedDocument(),
     TemplateRequest: fromZod(templateRequestSchema, "input"),
     ProjectSettings: fromZod(projectSettingsSchema, "output"),
-    NewApiKey: fromZod(
-      apiKeySchema
-        .pick({
-          app_id: true,
-          app_token: true,
-          client_id: true,
-          name: true,
-          permissions: true,
-          ip_allowlist: true,
-        })
-        .partial(),
-      "input",
-    ),
+    NewApiKey: fromZod(newApiKeySchema, "input"),
     NewFault: fromZod(faultInputSchema, "input"),
     Customer: fromZod(customerSchema, "output"),
     Publication: fromZod(publicationSchema, "output"),
