@@ -24,6 +24,16 @@ async function serve(flags: Record<string, string>): Promise<void> {
     v2AuthMode: config.V2_AUTH_MODE,
     trustProxy: config.TRUST_PROXY,
     journalSize: config.JOURNAL_SIZE,
+    connectionLimits: {
+      headerBytes: config.HEADER_LIMIT_BYTES,
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    },
+    inputLimits: {
+      jsonDepth: config.JSON_DEPTH_LIMIT,
+      stringChars: config.STRING_LIMIT_CHARS,
+      metadataKeys: config.METADATA_KEYS_LIMIT,
+    },
     ...(config.MOCK_ADMIN_TOKEN !== undefined && { adminToken: config.MOCK_ADMIN_TOKEN }),
     ...(config.FIXTURES_DIR !== undefined && { fixturesDir: config.FIXTURES_DIR }),
     ...(config.STATE_FILE !== undefined && {

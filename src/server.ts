@@ -7,6 +7,8 @@ import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
+import type { InputLimits } from "./http/input-limits.js";
 import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
 import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
@@ -44,6 +46,10 @@ export interface StartOptions {
   journalSize?: number;
   /** Longest close() waits for in-flight requests before cutting their connections; 10 000 ms by default. */
   drainTimeoutMs?: number;
+  /** Request head size and slow-client timeouts (README "Security and limits"). */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** JSON depth, string length and metadata size limits of request bodies. */
+  inputLimits?: Partial<InputLimits>;
 }
 
 export interface RunningServer {
@@ -118,13 +124,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    ...(options.inputLimits !== undefined && { inputLimits: options.inputLimits }),
   });
+  // Loopback unless told otherwise: a demo server must not expose its keys to the network by accident.
   const host = options.host ?? "127.0.0.1";
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port ?? 3000, host, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+  const server = createHttpServer(app, {
+    logger,
+    ...(options.connectionLimits !== undefined && { limits: options.connectionLimits }),
   });
+  await listen(server, options.port ?? 3000, host);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
@@ -141,6 +149,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stateWriter?.close();
     },
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 async function firstSave(writer: StateWriter): Promise<void> {

@@ -61,6 +61,12 @@ describe("settings", () => {
       JOURNAL_SIZE: 1000,
       STATE_SYNC: "interval",
       STATE_SAVE_INTERVAL_MS: 1000,
+      HEADER_LIMIT_BYTES: 16_384,
+      HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_TIMEOUT_MS: 30_000,
+      JSON_DEPTH_LIMIT: 32,
+      STRING_LIMIT_CHARS: 65_536,
+      METADATA_KEYS_LIMIT: 256,
     });
   });
 
@@ -87,6 +93,10 @@ describe("settings", () => {
     expect(() => readConfig({ PORT: "70000" })).toThrow(ConfigError);
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
+    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
+      /must not be longer than REQUEST_TIMEOUT_MS/,
+    );
   });
 });
 

@@ -155,6 +155,33 @@ export function tooManyFormFields(limit: number): ApiError {
   });
 }
 
+/** The request's head (request line and headers) is larger than the server reads. */
+export function headersTooLarge(limitBytes: number): ApiError {
+  return new ApiError(431, "request_header_fields_too_large", "Request header fields too large", {
+    details: `The request line and headers exceed the limit of ${limitBytes} bytes`,
+  });
+}
+
+/** A client that did not send its whole request in time (slow or stalled). */
+export function requestTimeout(): ApiError {
+  return new ApiError(408, "request_timeout", "Request timeout", {
+    details: "The request was not received in full in time; the connection is closed",
+  });
+}
+
+/** Bytes that are not an HTTP/1.1 request the server can read (bad request line, header, framing). */
+export function badHttpRequest(reason: string): ApiError {
+  return new ApiError(400, "bad_request", "Bad request", {
+    details: `The request is not valid HTTP: ${reason}`,
+  });
+}
+
+export function expectationFailed(expectation: string): ApiError {
+  return new ApiError(417, "expectation_failed", "Expectation failed", {
+    details: `Expect: ${expectation} is not supported; only 100-continue is`,
+  });
+}
+
 export function unauthorized(details: string): ApiError {
   return new ApiError(401, "unauthorized", "Unauthorized", { details });
 }

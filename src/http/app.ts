@@ -7,6 +7,7 @@ import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 import { v1Router } from "./v1/router.js";
@@ -29,6 +30,8 @@ export interface AppDeps {
   changes?: ChangeSink;
   /** Largest state document `PUT /__mock/projects/{id}/state` accepts, in bytes. */
   stateBodyLimit?: number;
+  /** Depth, string length and metadata size limits of every parsed body (400 past them). */
+  inputLimits?: Partial<InputLimits>;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = baseApp(deps);
+  // Read by every body parser of the app (http/body.ts), rather than threaded through each router.
+  app.locals.inputLimits = { ...DEFAULT_INPUT_LIMITS, ...deps.inputLimits };
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
   const state = stateRouter({
@@ -65,6 +70,8 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", deps.trustProxy ?? false);
+  // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
+  Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
   app.use(
     pinoHttp({
       logger: deps.logger ?? silentLogger,

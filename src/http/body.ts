@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from "express";
 import { invalidPayload, unsupportedMediaType } from "../domain/errors.js";
+import { checkInputLimits } from "./input-limits.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
@@ -15,7 +16,8 @@ export function hasBody(req: Request): boolean {
 
 /**
  * JSON bodies: a body in any other type is 415; then body-parser reads at most `limit` bytes, objects and arrays
- * only. Runs after authentication, so an unauthenticated caller learns nothing about the body.
+ * only, and the parsed body must keep to the app's input limits (depth, string lengths, metadata keys). Runs after
+ * authentication, so an unauthenticated caller learns nothing about the body.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   const isJson = (req: Request) => Boolean(req.is(JSON_TYPES));
@@ -26,6 +28,7 @@ export function jsonBody(limit: number): RequestHandler[] {
       next();
     },
     express.json({ limit, strict: true, type: JSON_TYPES }),
+    checkInputLimits,
   ];
 }
 
@@ -43,5 +46,6 @@ export function formBody(limit: number): RequestHandler[] {
       next();
     },
     express.urlencoded({ limit, extended: false, parameterLimit: FORM_FIELD_LIMIT, type: FORM_TYPE }),
+    checkInputLimits,
   ];
 }

@@ -34,9 +34,28 @@ export const configSchema = z.object({
   STATE_FILE: z.string().min(1).optional(),
   STATE_SYNC: z.enum(STATE_SYNC_MODES).default("interval"),
   STATE_SAVE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_SAVE_INTERVAL_MS),
+  // Limits (README "Security and limits"): each refuses with the service's error object past it.
+  /** Largest request head (request line and headers), in bytes; 431 above it. */
+  HEADER_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+  /** Longest a client may take to send a request's head; 408 after it. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** Longest a client may take to send a whole request, body included; 408 after it. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Deepest nesting of objects and arrays in a JSON body; 400 invalid_payload past it. */
+  JSON_DEPTH_LIMIT: z.coerce.number().int().min(2).max(1000).default(32),
+  /** Longest string (property names included) in a body, in characters; 400 invalid_payload past it. */
+  STRING_LIMIT_CHARS: z.coerce.number().int().min(1).max(100_000_000).default(65_536),
+  /** Most properties of a `metadata` object; 400 invalid_payload past it. */
+  METADATA_KEYS_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(256),
 });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Node refuses a server whose head timeout is longer than its request timeout. */
+function timeoutsInOrder(config: Config): string | undefined {
+  if (config.HEADERS_TIMEOUT_MS <= config.REQUEST_TIMEOUT_MS) return undefined;
+  return "HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS";
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -48,7 +67,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
   const result = configSchema.safeParse(present);
-  if (result.success) return result.data;
+  if (result.success) {
+    const problem = timeoutsInOrder(result.data);
+    if (problem) throw new ConfigError(`Invalid settings: ${problem}`);
+    return result.data;
+  }
   const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
   throw new ConfigError(`Invalid settings: ${problems.join("; ")}`);
 }

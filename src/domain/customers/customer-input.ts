@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metadata } from "../shared/schema-parts.js";
 import { addressSchema } from "./customer.js";
 
 const optionalText = z.string().nullable().optional();
@@ -19,7 +20,7 @@ export const customerInputSchema = z
     birthday: isoDate.nullable().optional(),
     birthdate: isoDate.nullable().optional(),
     address: addressSchema.partial().nullable().optional(),
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: metadata.nullable().optional(),
   })
   .refine((customer) => Boolean(customer.id) || Boolean(customer.source_id), {
     message: "should have property id or source_id",

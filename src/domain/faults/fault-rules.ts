@@ -9,6 +9,7 @@ import {
   type PathMatcher,
   pathPatternSchema,
 } from "../shared/path-pattern.js";
+import { freeObject } from "../shared/schema-parts.js";
 
 /**
  * Fault injection: a project's rules that make matching requests fail the way networks and servers fail, so an
@@ -20,6 +21,36 @@ export const FAULT_ACTIONS = ["error", "delay", "drop", "truncate"] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What Node lets into a header value: tabs, visible ASCII and Latin-1; no CR, LF or other control characters. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * Headers that frame the response: set by a rule, they would leave the client waiting for bytes that never come
+ * (a `Trailer`) or reading the wrong ones. Breaking the connection on purpose is what `drop` and `truncate` do.
+ */
+const FRAMING_HEADERS = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "trailer",
+  "te",
+  "upgrade",
+  "proxy-connection",
+]);
+
+/** Extra headers of an `error` answer; refused here rather than failing as a 500 when the rule plays. */
+const faultHeaders = freeObject
+  .superRefine((headers, ctx) => {
+    for (const [name, value] of Object.entries(headers)) {
+      const issue = (message: string) => ctx.addIssue({ code: "custom", path: [name], message });
+      if (!HEADER_NAME.test(name)) issue("is not an HTTP header name");
+      else if (FRAMING_HEADERS.has(name.toLowerCase())) issue("is not allowed: it frames the response");
+      else if (typeof value !== "string") issue("should be string");
+      else if (!HEADER_VALUE.test(value))
+        issue("should be a header value (no control characters, Latin-1 only)");
+    }
+  })
+  .meta({ type: "object", additionalProperties: { type: "string" } } as never);
 
 export const faultInputSchema = z
   .strictObject({
@@ -34,7 +65,7 @@ export const faultInputSchema = z
         details: z.string().max(5000).optional(),
       })
       .optional(),
-    headers: z.record(z.string().regex(HEADER_NAME, "must be an HTTP header name"), z.string()).optional(),
+    headers: faultHeaders.optional(),
     latency_ms: z.number().int().min(0).max(120_000).default(0),
     times: z.number().int().min(1).max(1_000_000).optional(),
   })
@@ -109,7 +140,8 @@ export class FaultRules {
               message: input.error?.message ?? STATUS_CODES[status] ?? "Error",
               ...(input.error?.details !== undefined && { details: input.error.details }),
             },
-      headers: input.headers ?? {},
+      // faultHeaders checked that every value is a string.
+      headers: (input.headers ?? {}) as Record<string, string>,
       latency_ms: input.latency_ms,
       times: input.times ?? null,
       remaining: input.times ?? null,

@@ -29,15 +29,19 @@ function redactValue(value: string): string {
   return scheme ? `${scheme} ${REDACTED}` : REDACTED;
 }
 
+/** Far deeper than any body the input limits let through: a guard, so a journal copy never overflows the stack. */
+const MAX_COPY_DEPTH = 256;
+
 /** A deep copy of a body with secret properties replaced; the original is left as the client received it. */
-export function redactBody(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(redactBody);
+export function redactBody(body: unknown, depth = 0): unknown {
+  if (depth > MAX_COPY_DEPTH) return "[nested too deep]";
+  if (Array.isArray(body)) return body.map((item) => redactBody(item, depth + 1));
   if (body === null || typeof body !== "object") return body;
   // fromEntries defines each property, so a "__proto__" key a client sent stays a plain key of the copy.
   return Object.fromEntries(
     Object.entries(body).map(([name, value]) => [
       name,
-      SECRET_PROPERTIES.has(name) && typeof value === "string" ? REDACTED : redactBody(value),
+      SECRET_PROPERTIES.has(name) && typeof value === "string" ? REDACTED : redactBody(value, depth + 1),
     ]),
   );
 }

@@ -5,8 +5,23 @@ export const timestamp = z.iso.datetime();
 
 export const nullableTimestamp = timestamp.nullable();
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * A JSON object the service stores as it is given, whatever its keys. Not `z.record`: that copies the object and
+ * silently drops a `__proto__` key, so what a client stored would not come back as sent. The object is kept as
+ * parsed: JSON.parse makes every key, `__proto__` and `constructor` included, a plain own property, and nothing
+ * downstream assigns keys one by one (spreads and structuredClone define them), so no prototype is ever touched.
+ */
+export const freeObject = z
+  .custom<Record<string, unknown>>(isPlainObject, { message: "should be object" })
+  // The control API's OpenAPI document is generated from these schemas; a custom check has no JSON Schema.
+  .meta({ type: "object", additionalProperties: {} } as never);
+
 /** Free key/value attributes; the service stores whatever JSON object it is given. */
-export const metadata = z.record(z.string(), z.unknown());
+export const metadata = freeObject;
 
 export function idWithPrefix(prefix: string, body: RegExp = /^[A-Za-z0-9_-]+$/) {
   return z

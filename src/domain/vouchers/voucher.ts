@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { Campaign } from "../campaigns/campaign.js";
 import { RecordStore } from "../record-store.js";
-import { category, idWithPrefix, metadata, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
+import {
+  category,
+  freeObject,
+  idWithPrefix,
+  metadata,
+  nullableTimestamp,
+  timestamp,
+} from "../shared/schema-parts.js";
 import { completeVoucher } from "./voucher-view.js";
 
 const linkedImage = z.strictObject({ id: z.string(), url: z.string() });
@@ -21,8 +28,8 @@ export const voucherSchema = z.strictObject({
   category_id: z.string().nullable().optional(),
   categories: z.array(category).optional(),
   type: z.enum(["LOYALTY_CARD", "DISCOUNT_VOUCHER", "GIFT_VOUCHER"]),
-  discount: z.record(z.string(), z.unknown()).nullable().default(null),
-  gift: z.record(z.string(), z.unknown()).nullable().default(null),
+  discount: freeObject.nullable().default(null),
+  gift: freeObject.nullable().default(null),
   loyalty_card: z
     .strictObject({
       points: z.number().int(),

@@ -6,7 +6,11 @@ import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 
-/** The most of an unparsed body the journal keeps. */
+/**
+ * The most of a body the journal keeps: the raw text of an unparsed body is cut here, and a body (or answer)
+ * larger than this is kept as its first bytes (or a note) rather than whole, so a full journal costs at most
+ * JOURNAL_SIZE times this much per project rather than JOURNAL_SIZE times the body limit.
+ */
 export const RAW_BODY_LIMIT = 64 * 1024;
 
 /** What the traffic middleware learns after the entry began: which fault hit the request, whether it was limited. */
@@ -19,21 +23,35 @@ export interface EntryNotes {
  * Copies the bytes of the request body as whoever reads it (the operation's body parser) reads them, without
  * reading anything itself: the operation still decides whether and how the body is parsed.
  */
-function tapBody(req: Request): () => string | undefined {
-  if (!hasBody(req)) return () => undefined;
+function tapBody(req: Request): { text: () => string | undefined; bytes: () => number } {
+  if (!hasBody(req)) return { text: () => undefined, bytes: () => 0 };
   const chunks: Buffer[] = [];
   let size = 0;
+  let total = 0;
   const emit = req.emit;
   req.emit = function tapped(this: Request, event: string | symbol, ...args: unknown[]): boolean {
     const chunk = args[0];
-    if (event === "data" && size < RAW_BODY_LIMIT && (typeof chunk === "string" || Buffer.isBuffer(chunk))) {
-      const bytes = Buffer.from(chunk);
-      chunks.push(bytes);
-      size += bytes.length;
+    if (event === "data" && (typeof chunk === "string" || Buffer.isBuffer(chunk))) {
+      total += chunk.length;
+      if (size < RAW_BODY_LIMIT) {
+        const bytes = Buffer.from(chunk);
+        chunks.push(bytes);
+        size += bytes.length;
+      }
     }
     return emit.call(this, event, ...args);
   } as Request["emit"];
-  return () => (size === 0 ? undefined : Buffer.concat(chunks).subarray(0, RAW_BODY_LIMIT).toString("utf8"));
+  return {
+    text: () => (size === 0 ? undefined : Buffer.concat(chunks).subarray(0, RAW_BODY_LIMIT).toString("utf8")),
+    bytes: () => total,
+  };
+}
+
+/** The answer's body as the journal keeps it: whole when small enough, else a note of its size. */
+function keptResponse(res: Response, body: unknown): unknown {
+  const length = Number(res.getHeader("content-length") ?? 0);
+  if (length <= RAW_BODY_LIMIT) return redactBody(body);
+  return `[${length} bytes, not kept: larger than the journal's ${RAW_BODY_LIMIT}-byte limit]`;
 }
 
 /**
@@ -61,7 +79,8 @@ export function journalRequest(
   };
   const notes: EntryNotes = { fault: null, rateLimited: false };
   res.once("close", () => {
-    const body: unknown = req.body !== undefined ? req.body : (rawBody() ?? null);
+    const whole = rawBody.bytes() <= RAW_BODY_LIMIT;
+    const body: unknown = req.body !== undefined && whole ? req.body : (rawBody.text() ?? null);
     project.journal.record(
       {
         request_id: requestIdOf(req),
@@ -72,7 +91,7 @@ export function journalRequest(
         headers,
         body: redactBody(body),
         status: res.headersSent ? res.statusCode : null,
-        response_body: res.headersSent ? redactBody(responseBody) : null,
+        response_body: res.headersSent ? keptResponse(res, responseBody) : null,
         duration_ms: Math.round(performance.now() - started),
         authenticated: verified,
         fault: notes.fault,

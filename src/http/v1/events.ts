@@ -3,6 +3,7 @@ import { z } from "zod";
 import { customerInputSchema } from "../../domain/customers/customer-input.js";
 import { eventResponse, trackEvent } from "../../domain/events/track-event.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { metadata } from "../../domain/shared/schema-parts.js";
 import { requireAuth } from "../authenticate.js";
 import { jsonBody } from "../body.js";
 import { getAuth, getInput } from "../context.js";
@@ -18,7 +19,7 @@ export const trackEventSchema = z.object({
     customer: customerInputSchema,
     referral: z.object({ code: optionalText, referrer_id: optionalText }).nullable().optional(),
     loyalty: z.object({ code: optionalText }).nullable().optional(),
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: metadata.nullable().optional(),
   }),
 });
 

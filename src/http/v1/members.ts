@@ -3,6 +3,7 @@ import { z } from "zod";
 import { customerInputSchema } from "../../domain/customers/customer-input.js";
 import { assignCard } from "../../domain/members/assign-card.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { metadata } from "../../domain/shared/schema-parts.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import { requireAuth } from "../authenticate.js";
 import { jsonBody } from "../body.js";
@@ -30,7 +31,7 @@ export const addMemberSchema = z.object({
     customer: customerRef,
     voucher: z.string().min(1).nullable().optional(),
     source_id: z.string().nullable().optional(),
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: metadata.nullable().optional(),
     channel: z.string().nullable().optional(),
   }),
 });

@@ -1,0 +1,144 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type { Logger } from "pino";
+import {
+  type ApiError,
+  badHttpRequest,
+  expectationFailed,
+  headersTooLarge,
+  requestTimeout,
+} from "../domain/errors.js";
+import { requestId } from "../platform/ids.js";
+import { silentLogger } from "../platform/logger.js";
+
+/**
+ * Limits the HTTP server enforces before a request reaches the app: how large its head may be, and how long a
+ * client may take to send its head and its whole request. A slow or stalled client is cut off instead of holding
+ * a connection (and the memory behind it) for as long as it likes.
+ */
+export interface ConnectionLimits {
+  /** Largest request head (request line and headers), in bytes; 431 above it. */
+  headerBytes: number;
+  /** Longest wait for a request's head, from its first byte; 408 after it. */
+  headersTimeoutMs: number;
+  /** Longest wait for a whole request, body included; 408 after it. Not less than `headersTimeoutMs`. */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headerBytes: 16_384,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+};
+
+/** A whole HTTP response carrying the service's error object, for answers written straight to a socket. */
+function rawErrorResponse(error: ApiError, id: string): string {
+  const json = JSON.stringify(error.toBody(id));
+  return [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    `X-Request-Id: ${id}`,
+    "Connection: close",
+    "",
+    json,
+  ].join("\r\n");
+}
+
+type ClientError = NodeJS.ErrnoException & { reason?: string };
+
+function clientErrorToApiError(error: ClientError, limits: ConnectionLimits): ApiError {
+  if (error.code === "HPE_HEADER_OVERFLOW") return headersTooLarge(limits.headerBytes);
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return requestTimeout();
+  return badHttpRequest(error.reason ?? error.code ?? "the request could not be read");
+}
+
+/**
+ * Node answers what it cannot parse (a bad request line or header, a head over the size limit, a client too slow)
+ * with a bare status line; clients of the service expect its error object on every answer, so it is written
+ * here instead, as Node would: only while no response has started on the connection, which is then closed. The
+ * raw bytes (err.rawPacket) are never logged: they hold the request's credentials.
+ */
+function answerClientErrors(server: Server, limits: ConnectionLimits, logger: Logger): void {
+  const answered = new WeakSet<Duplex>();
+  server.on("clientError", (error: ClientError, socket: Duplex) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const apiError = clientErrorToApiError(error, limits);
+    const id = requestId();
+    logger.warn(
+      { reqId: id, status: apiError.status, code: error.code },
+      `request refused before routing: ${apiError.details}`,
+    );
+    // end() sends the answer and then the FIN; the socket goes once that is flushed.
+    socket.end(rawErrorResponse(apiError, id), () => socket.destroy());
+  });
+}
+
+function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): void {
+  const id = requestId();
+  logger.warn({ reqId: id, status: error.status }, `request refused before routing: ${error.details}`);
+  const json = JSON.stringify(error.toBody(id));
+  res.writeHead(error.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(json),
+    "X-Request-Id": id,
+    Connection: "close",
+  });
+  res.end(json);
+}
+
+/**
+ * The node:http server the app runs on, with the connection limits and with every answer Node would give on
+ * its own (bad HTTP, too large a head, too slow a client, a missing Host, an Expect it cannot meet, CONNECT) in
+ * the service's error object. The app itself never listens (see createApp); the entry points call this.
+ */
+export function createHttpServer(
+  app: RequestListener,
+  options: { limits?: Partial<ConnectionLimits>; logger?: Logger } = {},
+): Server {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const logger = options.logger ?? silentLogger;
+  const server = createServer(
+    {
+      maxHeaderSize: limits.headerBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node looks for expired requests this often (30 s by default, which would stretch a 10 s limit to 40 s).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      // Checked below, so the answer is the error object rather than Node's empty 400.
+      requireHostHeader: false,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.httpVersion === "1.1" && req.headers.host === undefined)
+        sendJsonError(res, badHttpRequest("an HTTP/1.1 request must carry a Host header"), logger);
+      else app(req, res);
+    },
+  );
+  answerClientErrors(server, limits, logger);
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
+    sendJsonError(res, expectationFailed(String(req.headers.expect)), logger),
+  );
+  // Without a listener Node closes a CONNECT's connection without a word; this is no proxy, so it says so.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => {
+    const id = requestId();
+    socket.end(
+      rawErrorResponse(badHttpRequest("CONNECT is not supported: this server is not a proxy"), id),
+      () => socket.destroy(),
+    );
+  });
+  return server;
+}

@@ -1,0 +1,106 @@
+import type { Request, RequestHandler } from "express";
+import { invalidPayload } from "../domain/errors.js";
+import { propertyPath } from "../platform/validation-messages.js";
+
+/**
+ * Limits on the shape of a parsed body, beyond its size in bytes. The JSON parser has no depth limit, and a body
+ * nested a hundred thousand levels deep is small enough to pass the size limit yet overflows the stack of any
+ * code that walks it recursively (validation, copying, JSON.stringify of a journal entry): so the shape is checked
+ * once, iteratively, before anything else looks at the body.
+ */
+export interface InputLimits {
+  /** Deepest nesting of objects and arrays in a body; the body itself is level 1. */
+  jsonDepth: number;
+  /** Longest string, property names included, in characters. */
+  stringChars: number;
+  /** Most properties a `metadata` object may hold, wherever it appears in a body. */
+  metadataKeys: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: InputLimits = { jsonDepth: 32, stringChars: 65_536, metadataKeys: 256 };
+
+interface Node {
+  value: unknown;
+  depth: number;
+  parent: Node | undefined;
+  key: string | number | undefined;
+}
+
+function pathOf(node: Node): string {
+  const keys: (string | number)[] = [];
+  for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
+  return propertyPath(keys);
+}
+
+function subject(node: Node): string {
+  const path = pathOf(node);
+  return path === "" ? "Request body" : `Property ${path}`;
+}
+
+export interface LimitProblem {
+  /** The `details` of the 400. */
+  details: string;
+  /** The body is nested too deep to be walked by recursive code (the journal's copy, JSON.stringify). */
+  tooDeep: boolean;
+}
+
+const problem = (details: string, tooDeep = false): LimitProblem => ({ details, tooDeep });
+
+/**
+ * The first way a parsed body breaks the limits; undefined when it keeps to them. Too deep a nesting is reported
+ * whatever else is wrong, since the body must then not be walked by anything else at all.
+ */
+export function inputLimitProblem(body: unknown, limits: InputLimits): LimitProblem | undefined {
+  let first: LimitProblem | undefined;
+  const stack: Node[] = [{ value: body, depth: 1, parent: undefined, key: undefined }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const { value } = node;
+    if (typeof value === "string") {
+      if (value.length > limits.stringChars)
+        first ??= problem(`${subject(node)} should NOT be longer than ${limits.stringChars} characters`);
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (node.depth > limits.jsonDepth)
+      return problem(`Request body should NOT be nested deeper than ${limits.jsonDepth} levels`, true);
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: i });
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (node.key === "metadata" && keys.length > limits.metadataKeys)
+      first ??= problem(`${subject(node)} should NOT have more than ${limits.metadataKeys} properties`);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      if (key.length > limits.stringChars)
+        first ??= problem(
+          `${subject(node)} should NOT have a property name longer than ${limits.stringChars} characters`,
+        );
+      stack.push({
+        value: (value as Record<string, unknown>)[key],
+        depth: node.depth + 1,
+        parent: node,
+        key,
+      });
+    }
+  }
+  return first;
+}
+
+/** The limits of the app serving the request (createApp puts them in app.locals), else the defaults. */
+export function inputLimitsOf(req: Request): InputLimits {
+  return (req.app?.locals as { inputLimits?: InputLimits } | undefined)?.inputLimits ?? DEFAULT_INPUT_LIMITS;
+}
+
+/**
+ * Refuses a parsed body that breaks the limits with 400 invalid_payload. A body nested too deep is dropped
+ * from the request, so that the journal keeps its raw text instead of walking it.
+ */
+export const checkInputLimits: RequestHandler = (req, _res, next) => {
+  if (req.body === undefined) return next();
+  const found = inputLimitProblem(req.body, inputLimitsOf(req));
+  if (found === undefined) return next();
+  if (found.tooDeep) req.body = undefined;
+  throw invalidPayload(found.details);
+};
