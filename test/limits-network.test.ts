@@ -176,3 +176,23 @@ describe("HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS: slow clients", () => {
     expect(open).toBe(0);
   });
 });
+
+describe("createHttpServer, for those who serve createApp themselves", () => {
+  it("is exported by the package and gives its server the same protections", async () => {
+    const { createApp, createHttpServer, ProjectRegistry } = await import("../src/index.js");
+    const app = createApp({
+      registry: new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
+    });
+    const own = createHttpServer(app, { limits: { headerBytes: 2048 } });
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (own.address() as { port: number }).port;
+      const over = await rawRequest(port, Buffer.from(headOfSize(2048 + 64)));
+      expectErrorObject(over, 431, "request_header_fields_too_large");
+      const bad = await rawRequest(port, Buffer.from("GET / HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n"));
+      expectErrorObject(bad, 400, "bad_request");
+    } finally {
+      await new Promise((resolve) => own.close(resolve));
+    }
+  });
+});

@@ -1,5 +1,10 @@
 import type { Request, RequestHandler } from "express";
-import { authenticate, type Credentials } from "../domain/auth/authenticate.js";
+import {
+  type AuthContext,
+  authenticate,
+  type Credentials,
+  stillAuthenticated,
+} from "../domain/auth/authenticate.js";
 import { type OperationName, POLICIES } from "../domain/auth/policies.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { setAuth } from "./context.js";
@@ -19,11 +24,20 @@ export function credentialsOf(req: Request): Credentials {
   };
 }
 
-/** Authenticates the request for one operation of the policy table; the handler reads the result with getAuth. */
+/**
+ * Authenticates the request for one operation of the policy table; the handler reads the result with getAuth.
+ * Checked first (the service's order), and once more when the handler runs if the world changed while the body
+ * was read: a request is then judged entirely after the control call, never half in the old world (a token
+ * issued into a project a reset threw away, a card assigned in a state an import replaced, a token made by a
+ * key deleted meanwhile).
+ */
 export function requireAuth(registry: ProjectRegistry, operation: OperationName): RequestHandler {
   const policy = POLICIES[operation];
   return (req, res, next) => {
-    setAuth(res, authenticate(registry, credentialsOf(req), policy));
+    const credentials = credentialsOf(req);
+    const recheck = (auth: AuthContext) =>
+      stillAuthenticated(registry, auth) ? auth : authenticate(registry, credentials, policy);
+    setAuth(res, authenticate(registry, credentials, policy), recheck);
     next();
   };
 }

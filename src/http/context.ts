@@ -7,6 +7,8 @@ import type { AuthContext } from "../domain/auth/authenticate.js";
  */
 interface Locals {
   auth?: AuthContext;
+  /** Authenticates again when the world changed since `auth` was decided (see requireAuth). */
+  recheck?: (auth: AuthContext) => AuthContext;
   input?: unknown;
 }
 
@@ -15,14 +17,25 @@ function locals(res: Response): Locals {
   return res.locals.mock as Locals;
 }
 
-export function setAuth(res: Response, auth: AuthContext): void {
-  locals(res).auth = auth;
+export function setAuth(
+  res: Response,
+  auth: AuthContext,
+  recheck?: (auth: AuthContext) => AuthContext,
+): void {
+  const entry = locals(res);
+  entry.auth = auth;
+  if (recheck) entry.recheck = recheck;
 }
 
+/**
+ * The caller, as it stands now: handlers run after the body was read, and a reset, a state import or a key's
+ * deletion may have landed meanwhile; the recheck then judges the request against the world as it is.
+ */
 export function getAuth(res: Response): AuthContext {
-  const auth = locals(res).auth;
-  if (!auth) throw new Error("handler reached without authentication; the route lacks requireAuth");
-  return auth;
+  const entry = locals(res);
+  if (!entry.auth) throw new Error("handler reached without authentication; the route lacks requireAuth");
+  if (entry.recheck) entry.auth = entry.recheck(entry.auth);
+  return entry.auth;
 }
 
 export function setInput(res: Response, input: unknown): void {

@@ -139,3 +139,29 @@ export function authenticate(
   if (bearer) context.token = bearer.token;
   return context;
 }
+
+function installed(registry: ProjectRegistry, project: Project): boolean {
+  try {
+    return registry.get(project.id) === project;
+  } catch {
+    // Removed since: registry.get throws its 404.
+    return false;
+  }
+}
+
+/**
+ * Whether an authentication still holds: its project is the one installed (not reset, replaced by a state
+ * import or removed since), its key is still the project's and active, its token still the project's and valid.
+ * A request is authenticated before its body is read; a control call may land in between.
+ */
+export function stillAuthenticated(registry: ProjectRegistry, auth: AuthContext): boolean {
+  const { project, key, token } = auth;
+  if (!installed(registry, project)) return false;
+  if (key && (project.apiKeys.find(key.app_id) !== key || key.status !== "ACTIVE")) return false;
+  if (
+    token &&
+    (project.tokens.find(token.accessToken) !== token || tokenState(token, project.clock.now()) !== "valid")
+  )
+    return false;
+  return true;
+}
