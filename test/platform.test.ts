@@ -36,6 +36,13 @@ describe("ids", () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => v2Id("linc")));
     expect(ids.size).toBe(10_000);
   });
+
+  it("request ids stay unique and well-formed across refills of their random pool", () => {
+    // The pool holds 512 ids; 5000 ids span about ten refills.
+    const ids = Array.from({ length: 5000 }, () => requestId());
+    expect(new Set(ids).size).toBe(5000);
+    expect(ids.every((id) => /^v-[0-9a-f]{18}$/.test(id))).toBe(true);
+  });
 });
 
 describe("secureEqual", () => {

@@ -1,12 +1,11 @@
 import express, { type Express, type Router } from "express";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { requestLog } from "./request-log.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 import { v1Router } from "./v1/router.js";
@@ -65,23 +64,7 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", deps.trustProxy ?? false);
-  app.use(
-    pinoHttp({
-      logger: deps.logger ?? silentLogger,
-      // The service's request ids: in every error body and in X-Request-Id. An incoming X-Request-Id is logged
-      // (req.headers) but never reused, so ids stay unique and in the service's format.
-      genReqId: (_req, res) => {
-        const id = requestId();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      customLogLevel: (_req, res, error) => {
-        if (error || res.statusCode >= 500) return "error";
-        if (res.statusCode >= 400) return "warn";
-        return "info";
-      },
-    }),
-  );
+  app.use(requestLog(deps.logger ?? silentLogger));
   return app;
 }
 
