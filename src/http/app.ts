@@ -5,6 +5,7 @@ import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { useFastJson } from "./json-response.js";
 import { requestLog } from "./request-log.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
@@ -64,6 +65,7 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", deps.trustProxy ?? false);
+  useFastJson(app);
   app.use(requestLog(deps.logger ?? silentLogger));
   return app;
 }
