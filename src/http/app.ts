@@ -9,8 +9,8 @@ import { useFastJson } from "./json-response.js";
 import { requestLog } from "./request-log.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
-import { v1Router } from "./v1/router.js";
-import { v2Router } from "./v2/router.js";
+import { mountV1 } from "./v1/router.js";
+import { mountV2 } from "./v2/router.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -53,8 +53,8 @@ export function createApp(deps: AppDeps): Express {
   );
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.
   app.use(trafficMiddleware(deps.registry));
-  app.use("/v1", v1Router({ registry: deps.registry, bodyLimit }));
-  app.use("/v2", v2Router({ registry: deps.registry, bodyLimit }));
+  mountV1({ router: app, prefix: "/v1" }, { registry: deps.registry, bodyLimit });
+  mountV2({ router: app, prefix: "/v2" }, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
 }
 
