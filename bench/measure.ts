@@ -7,6 +7,8 @@ export interface Measurement {
   /** Connection errors, timeouts and non-2xx answers: a benchmark of failures measures nothing. */
   errors: number;
   requests: number;
+  /** Server CPU time per request, in microseconds, when the server's process could be watched. */
+  cpuUs?: number | undefined;
 }
 
 /** One autocannon run against `url`, either for `duration` seconds or for `amount` requests. */

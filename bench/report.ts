@@ -7,6 +7,8 @@ export interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** Median server CPU time per request, in microseconds (Linux only). */
+  cpuUs?: number | undefined;
 }
 
 export interface Check {
@@ -82,7 +84,17 @@ export function printReport(
   );
   out.push(
     table(
-      ["Server", "Scenario", "req/s", "p50 ms", "p99 ms", "errors", "vs Express", "vs node:http"],
+      [
+        "Server",
+        "Scenario",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "vs Express",
+        "vs node:http",
+        "CPU us/req",
+      ],
       rows.map((r) => [
         r.target,
         r.scenario,
@@ -92,6 +104,7 @@ export function printReport(
         String(r.errors),
         `${(r.rps / express).toFixed(2)}x`,
         `${(r.rps / bare).toFixed(2)}x`,
+        r.cpuUs === undefined ? "?" : r.cpuUs.toFixed(0),
       ]),
     ),
   );

@@ -8,7 +8,7 @@ import { type Measurement, measure, median } from "./measure.js";
 import { checkTargets, printReport, type Row } from "./report.js";
 import { runScale, type ScaleResult } from "./scale.js";
 import { scenarios } from "./scenarios.js";
-import { ROOT, type RunningTarget, startProcess } from "./targets.js";
+import { cpuTimeMs, ROOT, type RunningTarget, startProcess } from "./targets.js";
 
 /**
  * `npm run bench`: our server against the two limits it cannot beat, measured in the same run on the same machine
@@ -30,6 +30,22 @@ const connections = Number(args.connections);
 
 const SIZES = { cards: 200_000, tierStructures: 5_000, incentives: 100_000 };
 const LOCATION_PATH = `/v1/locations/${BENCH_LOCATION}`;
+
+/** One measurement of `target`, with the CPU time its process spent on it, per request. */
+async function measureTarget(
+  target: RunningTarget,
+  requests: Parameters<typeof measure>[1],
+  options: Parameters<typeof measure>[2],
+): Promise<Measurement> {
+  const before = await cpuTimeMs(target.pid);
+  const m = await measure(target.url, requests, options);
+  const after = await cpuTimeMs(target.pid);
+  const cpuUs =
+    before !== undefined && after !== undefined && m.requests > 0
+      ? ((after - before) * 1000) / m.requests
+      : undefined;
+  return { ...m, cpuUs };
+}
 
 async function ok(url: string, init?: RequestInit): Promise<boolean> {
   const response = await fetch(url, init);
@@ -94,7 +110,7 @@ async function main(): Promise<void> {
   const samples = new Map<string, Measurement[]>();
   const add = (key: string, m: Measurement) => {
     process.stderr.write(
-      `  ${key.replace("|", ": ")}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, ${m.errors} errors\n`,
+      `  ${key.replace("|", ": ")}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request\n`,
     );
     samples.set(key, [...(samples.get(key) ?? []), m]);
   };
@@ -108,11 +124,11 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       process.stderr.write(`round ${round + 1}/${rounds}\n`);
       const get = [{ method: "GET" as const, path: LOCATION_PATH, headers: { ...BENCH_KEYS } }];
-      add("node:http|GET location", await measure(bareHttp.url, get, options));
-      add("express|GET location", await measure(bareExpress.url, get, options));
+      add("node:http|GET location", await measureTarget(bareHttp, get, options));
+      add("express|GET location", await measureTarget(bareExpress, get, options));
       for (const scenario of all) {
         const requests = scenario.requests({ token: await token(ours) });
-        add(`ours|${scenario.name}`, await measure(ours.url, requests, options));
+        add(`ours|${scenario.name}`, await measureTarget(ours, requests, options));
         if (scenario.consumes) await control(ours, "POST", "/projects/bench/reset");
       }
     }
@@ -129,6 +145,9 @@ async function main(): Promise<void> {
       p50: median(list.map((m) => m.p50)),
       p99: median(list.map((m) => m.p99)),
       errors: list.reduce((sum, m) => sum + m.errors, 0),
+      cpuUs: list.every((m) => m.cpuUs !== undefined)
+        ? median(list.map((m) => m.cpuUs as number))
+        : undefined,
     };
   });
 

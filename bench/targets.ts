@@ -68,3 +68,23 @@ export async function residentMiB(pid: number): Promise<number | undefined> {
   const match = status?.match(/^VmRSS:\s+(\d+) kB/m);
   return match ? Number(match[1]) / 1024 : undefined;
 }
+
+/** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux the benchmark is likely to meet. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time a process has used so far (user and system, all its threads, the garbage collector's included), from
+ * /proc (Linux), in milliseconds; undefined elsewhere. Unlike requests per second it hardly depends on what else the
+ * machine is doing, so it says what a request costs even when the run is noisy.
+ */
+export async function cpuTimeMs(pid: number): Promise<number | undefined> {
+  const { readFile } = await import("node:fs/promises");
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  // Fields after the command name (which may hold spaces, hence the last ")"): utime and stime are the 12th and 13th.
+  const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const user = Number(fields?.[11]);
+  const system = Number(fields?.[12]);
+  return Number.isFinite(user) && Number.isFinite(system)
+    ? ((user + system) * 1000) / TICKS_PER_SECOND
+    : undefined;
+}

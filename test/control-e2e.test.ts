@@ -23,7 +23,8 @@ describe("the CI recipe on the real server process", () => {
     base = `http://127.0.0.1:${port}`;
     server = launch("node", ["dist/main.js"], {
       PORT: String(port),
-      LOG_LEVEL: "info",
+      // Debug logs the request headers, so the redaction of the admin token is seen on the real process.
+      LOG_LEVEL: "debug",
       FIXTURES_DIR: "",
       MOCK_ADMIN_TOKEN: ADMIN["X-Mock-Admin-Token"],
       JOURNAL_SIZE: "50",

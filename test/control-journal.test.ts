@@ -68,6 +68,45 @@ describe("the request journal", () => {
     expect(text).not.toContain("demo-app-token");
   });
 
+  it("shows what was sent and answered then, whatever the store holds later", async () => {
+    const { app, demo } = buildWorld();
+    const body = { customer: { source_id: "later", metadata: { plan: "a" } } };
+    const joined = await send(app, {
+      method: "POST",
+      path: "/v1/loyalties/camp_demo_loyalty/members",
+      headers: DEMO_KEYS,
+      body,
+    });
+    expect(joined.body.loyalty_card.points).toBe(0);
+    // An earning rule pays the new card, and the customer's metadata changes, after the answer went out.
+    await send(app, {
+      method: "POST",
+      path: "/v1/events",
+      headers: DEMO_KEYS,
+      body: {
+        event: "user_subscribed",
+        customer: { source_id: "later", metadata: { plan: "b" } },
+        metadata: { plan: "pro" },
+      },
+    });
+    expect(demo.vouchers.get(joined.body.id).loyalty_card).toMatchObject({ points: 100 });
+    const [assignment] = (await journal(app, "?path=/v1/loyalties/**")).body.requests;
+    expect(assignment.body).toEqual(body);
+    expect(assignment.response_body).toEqual(joined.body);
+  });
+
+  it("gives every reader its own copy of an entry", async () => {
+    const { app, demo } = buildWorld();
+    await location(app, DEMO_KEYS);
+    const [first] = demo.journal.list();
+    if (!first) throw new Error("no entry");
+    (first.response_body as { name: string }).name = "changed by a reader";
+    first.headers["x-app-id"] = "changed";
+    const [again] = demo.journal.list();
+    expect(again?.response_body).toMatchObject({ name: demo.locations.get("loc_demo_circle").name });
+    expect(again?.headers["x-app-id"]).toBe("demo-app-id");
+  });
+
   it("keeps a body the operation could not parse as its raw text", async () => {
     const { app } = buildWorld();
     await send(app, {

@@ -27,6 +27,19 @@ describe("GET /v1/locations/{locationId}", () => {
     });
   });
 
+  it("HEAD answers GET's status and headers, Content-Length included, without the body", async () => {
+    const full = await get("loc_demo_circle");
+    const head = await send(world.app, {
+      method: "HEAD",
+      path: "/v1/locations/loc_demo_circle",
+      headers: DEMO_KEYS,
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(head.headers["content-length"]).toBe(String(Buffer.byteLength(JSON.stringify(full.body))));
+    expect(head.text ?? "").toBe("");
+  });
+
   it("returns a GeoJSON polygon location", async () => {
     const res = await get("loc_demo_polygon");
     expect(res.status).toBe(200);

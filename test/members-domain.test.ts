@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { campaignSchema } from "../src/domain/campaigns/campaign.js";
+import { resolveCustomer } from "../src/domain/customers/resolve-customer.js";
 import { eventSchemaSchema } from "../src/domain/events/event-schema.js";
 import { metadataProblem } from "../src/domain/events/metadata-check.js";
 import { codeSpace, generateCode } from "../src/domain/vouchers/code-generator.js";
 import { type Voucher, VoucherStore } from "../src/domain/vouchers/voucher.js";
 import { completeVoucher } from "../src/domain/vouchers/voucher-view.js";
+import { buildWorld } from "./helpers/world.js";
 
 const campaign = campaignSchema.parse({
   id: "camp_x",
@@ -147,5 +149,31 @@ describe("event metadata against the event schema", () => {
     [{ count: 1, info: [1] }, "Property .metadata.info should be object"],
   ])("%j -> %s", (metadata, problem) => {
     expect(metadataProblem(schema, metadata)).toBe(problem);
+  });
+});
+
+describe("resolving a request's customer", () => {
+  it("sees no change when the request repeats what the customer holds, and leaves the stored record alone", () => {
+    const world = buildWorld();
+    const erin = world.demo.customers.get("cust_demo_erin");
+    const before = JSON.stringify(erin);
+    const same = resolveCustomer(world.demo, {
+      id: erin.id,
+      name: erin.name,
+      metadata: { ...erin.metadata },
+    });
+    expect(same).toEqual({ customer: erin, isNew: false, changed: false });
+
+    const changed = resolveCustomer(world.demo, {
+      id: erin.id,
+      metadata: { added: 1 },
+      address: { city: "Gdańsk" },
+    });
+    expect(changed.changed).toBe(true);
+    expect(changed.customer.metadata).toEqual({ ...erin.metadata, added: 1 });
+    expect(changed.customer.address).toMatchObject({ city: "Gdańsk" });
+    expect(changed.customer.updated_at).toBe("2026-11-20T10:00:00.000Z");
+    // Nothing is written until the operation commits: the stored record and its objects are as they were.
+    expect(JSON.stringify(world.demo.customers.get(erin.id))).toBe(before);
   });
 });

@@ -129,8 +129,10 @@ describe("secrets are compared in constant time and made from the CSPRNG", () =>
         const compared = line.replace(/\s*[!=]==?\s*(undefined|null)\b|\b(undefined|null)\s*[!=]==?\s*/g, "");
         expect(direct.test(compared), `${path}: ${line.trim()}`).toBe(false);
       }
+    // Key secrets go through keySecretMatches (digests compared with timingSafeEqual), the admin token through
+    // secureEqual.
     const users = files
-      .filter(({ text }) => text.includes("secureEqual("))
+      .filter(({ text }) => text.includes("secureEqual(") || text.includes("keySecretMatches("))
       .map(({ path }) => path.slice(ROOT.length));
     expect(users).toEqual(
       expect.arrayContaining([
@@ -139,6 +141,10 @@ describe("secrets are compared in constant time and made from the CSPRNG", () =>
         "src/http/control/admin-token.ts",
       ]),
     );
+    const keySecrets = files.find(({ path }) => path.endsWith("src/domain/auth/secrets.ts"))?.text ?? "";
+    expect(keySecrets).toContain("digestsEqual(");
+    const platform = files.find(({ path }) => path.endsWith("src/platform/secure-compare.ts"))?.text ?? "";
+    expect(platform.match(/timingSafeEqual\(/g)?.length).toBe(2);
   });
 
   it("secureEqual hashes both sides to one length, so neither length nor prefix shows in its timing", () => {

@@ -1,17 +1,17 @@
 import express, { type Express, type Router } from "express";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
+import { useFastJson } from "./json-response.js";
+import { requestLog } from "./request-log.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
-import { v1Router } from "./v1/router.js";
-import { v2Router } from "./v2/router.js";
+import { mountV1 } from "./v1/router.js";
+import { mountV2 } from "./v2/router.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -58,8 +58,8 @@ export function createApp(deps: AppDeps): Express {
   );
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.
   app.use(trafficMiddleware(deps.registry));
-  app.use("/v1", v1Router({ registry: deps.registry, bodyLimit }));
-  app.use("/v2", v2Router({ registry: deps.registry, bodyLimit }));
+  mountV1({ router: app, prefix: "/v1" }, { registry: deps.registry, bodyLimit });
+  mountV2({ router: app, prefix: "/v2" }, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
 }
 
@@ -72,23 +72,8 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
   app.set("trust proxy", deps.trustProxy ?? false);
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
-  app.use(
-    pinoHttp({
-      logger: deps.logger ?? silentLogger,
-      // The service's request ids: in every error body and in X-Request-Id. An incoming X-Request-Id is logged
-      // (req.headers) but never reused, so ids stay unique and in the service's format.
-      genReqId: (_req, res) => {
-        const id = requestId();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      customLogLevel: (_req, res, error) => {
-        if (error || res.statusCode >= 500) return "error";
-        if (res.statusCode >= 400) return "warn";
-        return "info";
-      },
-    }),
-  );
+  useFastJson(app);
+  app.use(requestLog(deps.logger ?? silentLogger));
   return app;
 }
 

@@ -14,14 +14,45 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
+/**
+ * A request's credentials. The address is read only when an IP allow-list asks for it: req.ip works it out (trust
+ * proxy) on every read.
+ */
+class RequestCredentials implements Credentials {
+  readonly appId: string | undefined;
+  readonly appToken: string | undefined;
+  readonly authorization: string | undefined;
+  readonly serviceOAuth: string | undefined;
+  appTokenDigest?: Buffer;
+  readonly #req: Request;
+
+  constructor(req: Request) {
+    this.#req = req;
+    this.appId = header(req, "x-app-id");
+    this.appToken = header(req, "x-app-token");
+    this.authorization = header(req, "authorization");
+    this.serviceOAuth = header(req, "x-service-oauth");
+  }
+
+  get ip(): string | undefined {
+    return this.#req.ip;
+  }
+}
+
+/**
+ * Each request's credentials, read once: the traffic middleware and requireAuth both need them. Kept on the
+ * request itself, which lives exactly as long as they are needed.
+ */
+const CREDENTIALS = Symbol("credentials");
+type WithCredentials = Request & { [CREDENTIALS]?: Credentials };
+
 export function credentialsOf(req: Request): Credentials {
-  return {
-    appId: header(req, "x-app-id"),
-    appToken: header(req, "x-app-token"),
-    authorization: header(req, "authorization"),
-    serviceOAuth: header(req, "x-service-oauth"),
-    ip: req.ip,
-  };
+  let credentials = (req as WithCredentials)[CREDENTIALS];
+  if (credentials === undefined) {
+    credentials = new RequestCredentials(req);
+    (req as WithCredentials)[CREDENTIALS] = credentials;
+  }
+  return credentials;
 }
 
 /**

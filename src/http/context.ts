@@ -47,7 +47,7 @@ export function getInput<T>(res: Response): T {
   return locals(res).input as T;
 }
 
-/** The request id made for this request (pino-http's genReqId). */
+/** The request id made for this request (requestLog). */
 export function requestIdOf(req: Request): string {
   return String(req.id);
 }

@@ -99,7 +99,7 @@ export function sendError(res: Response, error: ApiError, requestId: string): vo
 
 /**
  * The one place errors become responses. Anything not raised on purpose is a 500 in the service's shape, logged
- * with its stack by pino-http (res.err); the client never sees a stack or an HTML page.
+ * with its stack by the request log (res.err); the client never sees a stack or an HTML page.
  */
 export function errorHandler(bodyLimit: number): ErrorRequestHandler {
   return (error, req, res, _next) => {

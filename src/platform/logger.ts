@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
+import { batchedStdout } from "./log-destination.js";
 
 /** Headers that carry secrets; pino removes their values from every log line. */
 export const SECRET_HEADERS = [
@@ -19,7 +20,7 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
       base: { service: "loyalty-mock" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? batchedStdout(),
   );
 }
 

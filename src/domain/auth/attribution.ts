@@ -1,7 +1,7 @@
-import { secureEqual } from "../../platform/secure-compare.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
 import type { Credentials } from "./authenticate.js";
+import { keySecretMatches } from "./secrets.js";
 import { tokenState } from "./token-store.js";
 
 /**
@@ -24,15 +24,11 @@ function bearer(header: string | undefined, bareAllowed: boolean): string | unde
 }
 
 export function attribute(registry: ProjectRegistry, credentials: Credentials): Attribution | undefined {
-  const { appId, appToken } = credentials;
+  const { appId } = credentials;
   const byKey = appId === undefined ? undefined : registry.projectForAppId(appId);
   if (byKey && appId !== undefined) {
     const key = byKey.apiKeys.find(appId);
-    const verified =
-      key !== undefined &&
-      key.status === "ACTIVE" &&
-      appToken !== undefined &&
-      secureEqual(key.app_token, appToken);
+    const verified = key !== undefined && key.status === "ACTIVE" && keySecretMatches(key, credentials);
     return { project: byKey, verified };
   }
   const accessToken =

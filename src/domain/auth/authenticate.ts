@@ -1,10 +1,10 @@
 import ipaddr from "ipaddr.js";
-import { secureEqual } from "../../platform/secure-compare.js";
 import { forbidden, unauthorized } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
 import type { ApiKey } from "./api-key.js";
 import type { AuthPolicy } from "./policies.js";
+import { keySecretMatches } from "./secrets.js";
 import { type TokenRecord, tokenState } from "./token-store.js";
 
 /** The credentials a request carried, as read from its headers, and where it came from. */
@@ -16,6 +16,8 @@ export interface Credentials {
   /** The raw X-Service-OAuth header. */
   serviceOAuth?: string | undefined;
   ip?: string | undefined;
+  /** The X-App-Token's digest, filled in by the first comparison (see secrets.ts), so a request hashes it once. */
+  appTokenDigest?: Buffer;
 }
 
 export interface AuthContext {
@@ -25,13 +27,11 @@ export interface AuthContext {
 }
 
 const INVALID_KEY_PAIR = "Invalid X-App-Id or X-App-Token";
-/** Compared against when the app id is unknown, so an unknown id costs the same time as a wrong secret. */
-const DUMMY_SECRET = "0".repeat(64);
 
-function verifyKeyPair(registry: ProjectRegistry, appId: string, appToken: string) {
+function verifyKeyPair(registry: ProjectRegistry, appId: string, credentials: Credentials) {
   const project = registry.projectForAppId(appId);
   const key = project?.apiKeys.find(appId);
-  const matches = secureEqual(key?.app_token ?? DUMMY_SECRET, appToken);
+  const matches = keySecretMatches(key, credentials);
   // Unknown id, wrong secret and blocked key answer alike: the service never tells whether an app id exists.
   if (!project || !key || !matches || key.status !== "ACTIVE") throw unauthorized(INVALID_KEY_PAIR);
   return { project, key };
@@ -56,14 +56,35 @@ function verifyToken(registry: ProjectRegistry, accessToken: string) {
   return { project, token };
 }
 
+/** A CIDR range, or a single address (bits -1) kept with its text to compare against. */
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number, string];
+
+/**
+ * Allow-lists parsed once per list rather than on every request. Lists are never changed in place (a key or token
+ * gets a new array), so a list's parse stays valid for as long as the list lives.
+ */
+const parsedLists = new WeakMap<readonly string[], Range[]>();
+
+function parsedList(allowlist: readonly string[]): Range[] {
+  let ranges = parsedLists.get(allowlist);
+  if (ranges === undefined) {
+    ranges = allowlist.map((entry): Range => {
+      const [range, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), -1];
+      return [range, bits, range.toString()];
+    });
+    parsedLists.set(allowlist, ranges);
+  }
+  return ranges;
+}
+
 export function ipAllowed(ip: string | undefined, allowlist: readonly string[]): boolean {
   if (allowlist.length === 0) return true;
   if (!ip || !ipaddr.isValid(ip)) return false;
   const address = ipaddr.process(ip);
-  return allowlist.some((entry) => {
-    const [range, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), -1];
+  const text = address.toString();
+  return parsedList(allowlist).some(([range, bits, rangeText]) => {
     if (range.kind() !== address.kind()) return false;
-    return bits === -1 ? range.toString() === address.toString() : address.match([range, bits] as never);
+    return bits === -1 ? rangeText === text : address.match([range, bits] as never);
   });
 }
 
@@ -89,7 +110,7 @@ export function authenticate(
   if (appId === undefined && appToken !== undefined) throw unauthorized("Missing X-App-Id header");
 
   const pair =
-    appId !== undefined && appToken !== undefined ? verifyKeyPair(registry, appId, appToken) : undefined;
+    appId !== undefined && appToken !== undefined ? verifyKeyPair(registry, appId, credentials) : undefined;
 
   let tokenHeader: string | undefined;
   if (policy.acceptsToken) {
@@ -115,9 +136,12 @@ export function authenticate(
       throw unauthorized("Missing X-App-Id and X-App-Token headers: v2 operations need them with the token");
   }
 
+  const keyList = pair?.key.ip_allowlist ?? [];
+  const tokenList = bearer?.token.ipAllowlist ?? [];
+  // The address is read only when a list asks for it: working it out (trust proxy) is not free.
   if (
-    !ipAllowed(credentials.ip, pair?.key.ip_allowlist ?? []) ||
-    !ipAllowed(credentials.ip, bearer?.token.ipAllowlist ?? [])
+    (keyList.length > 0 || tokenList.length > 0) &&
+    (!ipAllowed(credentials.ip, keyList) || !ipAllowed(credentials.ip, tokenList))
   )
     throw forbidden(
       `Requests from ${credentials.ip ?? "an unknown address"} are not allowed for this API key`,

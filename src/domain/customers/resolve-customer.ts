@@ -28,8 +28,13 @@ export function resolveCustomer(project: Project, input: CustomerInput): Resolve
     const created = applyFields(blankCustomer(input.source_id as string, now), input);
     return { customer: created, isNew: true, changed: true };
   }
-  const updated = applyFields(structuredClone(existing), input);
-  const changed = JSON.stringify(updated) !== JSON.stringify(existing);
+  // A shallow copy is enough: applyFields replaces fields (metadata and address with new merged objects) and never
+  // writes into the existing record's own objects. Only the fields the request gives can differ.
+  const updated = applyFields({ ...existing }, input);
+  const changed = CUSTOMER_DATA_FIELDS.some(
+    (field) =>
+      input[field] !== undefined && JSON.stringify(updated[field]) !== JSON.stringify(existing[field]),
+  );
   if (changed) updated.updated_at = now;
   return { customer: changed ? updated : existing, isNew: false, changed };
 }

@@ -23,6 +23,20 @@ export interface JournalEntry {
   rate_limited: boolean;
 }
 
+/**
+ * A journaled request as the ring keeps it: what the filters read, at hand, and the entry itself, built when the
+ * journal is read. Requests are many and reads are few, so the copying and redaction an entry needs is done per
+ * read rather than per request; whoever records must keep the materials of `entry()` unchanging (see
+ * http/traffic/journal.ts).
+ */
+export interface JournalRecord {
+  readonly timeMs: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | null;
+  entry(): JournalEntry;
+}
+
 export interface JournalFilter {
   methods?: readonly string[];
   path?: string;
@@ -46,34 +60,46 @@ function statusMatches(patterns: readonly string[], status: number | null): bool
  * fact ("what did it send?") without the server growing without bound.
  */
 export class RequestJournal {
-  readonly #ring: Ring<{ entry: JournalEntry; timeMs: number }>;
+  readonly #ring: Ring<JournalRecord>;
 
   constructor(capacity: number) {
     this.#ring = new Ring(capacity);
   }
 
+  /** Records an entry made whole already. */
   record(entry: JournalEntry, capacity: number): void {
+    this.recordLazily(
+      {
+        timeMs: Date.parse(entry.time),
+        method: entry.method,
+        path: entry.path,
+        status: entry.status,
+        entry: () => entry,
+      },
+      capacity,
+    );
+  }
+
+  recordLazily(record: JournalRecord, capacity: number): void {
     this.#ring.resize(capacity);
-    this.#ring.push({ entry, timeMs: Date.parse(entry.time) });
+    this.#ring.push(record);
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
     const methods = filter.methods?.map((method) => method.toUpperCase());
     const path: PathMatcher | undefined =
       filter.path === undefined ? undefined : compilePathPattern(filter.path);
-    const matches = this.#ring
-      .toArray()
-      .filter(({ entry, timeMs }) => {
-        if (methods && !methods.includes(entry.method)) return false;
-        if (path && !path(entry.path)) return false;
-        if (filter.statuses && !statusMatches(filter.statuses, entry.status)) return false;
-        if (filter.since !== undefined && timeMs < filter.since) return false;
-        if (filter.until !== undefined && timeMs > filter.until) return false;
-        return true;
-      })
-      .map(({ entry }) => entry);
-    if (filter.limit === undefined) return matches;
-    return filter.limit > 0 ? matches.slice(-filter.limit) : [];
+    const matches = this.#ring.toArray().filter((record) => {
+      if (methods && !methods.includes(record.method)) return false;
+      if (path && !path(record.path)) return false;
+      if (filter.statuses && !statusMatches(filter.statuses, record.status)) return false;
+      if (filter.since !== undefined && record.timeMs < filter.since) return false;
+      if (filter.until !== undefined && record.timeMs > filter.until) return false;
+      return true;
+    });
+    const newest =
+      filter.limit === undefined ? matches : filter.limit > 0 ? matches.slice(-filter.limit) : [];
+    return newest.map((record) => record.entry());
   }
 
   resize(capacity: number): void {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Campaign } from "../campaigns/campaign.js";
 import type { Voucher, VoucherInput } from "./voucher.js";
 
@@ -10,7 +10,8 @@ export const DEFAULT_ASSETS_BASE_URL = "https://assets.loyalty-mock.invalid";
  * header). The emulator keeps the look and makes the id a stable digest, so the same code always has the same id.
  */
 function assetId(code: string, kind: "qr" | "barcode"): string {
-  return `U2FsdGVkX1${createHash("sha256").update(`${kind}:${code}`).digest("base64url").slice(0, 32)}`;
+  // One-shot hashing: the same digest as createHash().update().digest(), at a fraction of the cost per card read.
+  return `U2FsdGVkX1${hash("sha256", `${kind}:${code}`, "base64url").slice(0, 32)}`;
 }
 
 export function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BASE_URL): Voucher["assets"] {

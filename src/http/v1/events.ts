@@ -1,4 +1,3 @@
-import type { Router } from "express";
 import { z } from "zod";
 import { customerInputSchema } from "../../domain/customers/customer-input.js";
 import { eventResponse, trackEvent } from "../../domain/events/track-event.js";
@@ -9,6 +8,7 @@ import { jsonBody } from "../body.js";
 import { getAuth, getInput } from "../context.js";
 import { route } from "../routes.js";
 import { validate } from "../validate.js";
+import type { Mount } from "./router.js";
 
 const optionalText = z.string().nullable().optional();
 
@@ -24,8 +24,8 @@ export const trackEventSchema = z.object({
 });
 
 /** POST /v1/events: records a custom event and answers with the event object. */
-export function mountEvents(router: Router, registry: ProjectRegistry, bodyLimit: number): void {
-  route(router, "/events", {
+export function mountEvents({ router, prefix }: Mount, registry: ProjectRegistry, bodyLimit: number): void {
+  route(router, `${prefix}/events`, {
     post: [
       requireAuth(registry, "trackEvent"),
       ...jsonBody(bodyLimit),

@@ -1,4 +1,3 @@
-import type { Router } from "express";
 import { z } from "zod";
 import { customerInputSchema } from "../../domain/customers/customer-input.js";
 import { assignCard } from "../../domain/members/assign-card.js";
@@ -10,6 +9,7 @@ import { jsonBody } from "../body.js";
 import { getAuth, getInput } from "../context.js";
 import { route } from "../routes.js";
 import { validate } from "../validate.js";
+import type { Mount } from "./router.js";
 
 /**
  * The service's own examples send `customer` as a bare string too: a `cust_` id, or else a source_id. It is read
@@ -37,8 +37,8 @@ export const addMemberSchema = z.object({
 });
 
 /** POST /v1/loyalties/{campaignId}/members: assigns a loyalty card and answers with the whole voucher. */
-export function mountMembers(router: Router, registry: ProjectRegistry, bodyLimit: number): void {
-  route(router, "/loyalties/:campaignId/members", {
+export function mountMembers({ router, prefix }: Mount, registry: ProjectRegistry, bodyLimit: number): void {
+  route(router, `${prefix}/loyalties/:campaignId/members`, {
     post: [
       requireAuth(registry, "addMember"),
       ...jsonBody(bodyLimit),

@@ -1,4 +1,3 @@
-import { Router } from "express";
 import { z } from "zod";
 import { deleteIncentive } from "../../domain/incentives/delete-incentive.js";
 import { hexId } from "../../domain/shared/schema-parts.js";
@@ -7,7 +6,7 @@ import { requireAuth } from "../authenticate.js";
 import { jsonBody } from "../body.js";
 import { getAuth, getInput } from "../context.js";
 import { route } from "../routes.js";
-import type { RouterDeps } from "../v1/router.js";
+import type { Mount, RouterDeps } from "../v1/router.js";
 import { validate } from "../validate.js";
 
 /** A tier structure id is not checked for shape: any unknown id is the 404 of the structure (FIDELITY order). */
@@ -23,10 +22,8 @@ const deleteIncentiveInput = z.object({ params: z.object({ id: hexId("linc") }) 
  * The Loyalty v2 operations, over the same domain layer as v1. Each handler takes the validated input, calls the
  * domain and sends what it returns; refusals are thrown as ApiErrors for the one error handler.
  */
-export function v2Router({ registry, bodyLimit }: RouterDeps): Router {
-  const router = Router();
-
-  route(router, "/loyalties/tier-structures/:id/tiers", {
+export function mountV2({ router, prefix }: Mount, { registry, bodyLimit }: RouterDeps): void {
+  route(router, `${prefix}/loyalties/tier-structures/:id/tiers`, {
     post: [
       requireAuth(registry, "createTier"),
       ...jsonBody(bodyLimit),
@@ -38,7 +35,7 @@ export function v2Router({ registry, bodyLimit }: RouterDeps): Router {
     ],
   });
 
-  route(router, "/loyalties/incentives/:id", {
+  route(router, `${prefix}/loyalties/incentives/:id`, {
     // The spec says DELETE has no body; one sent anyway is read like any JSON body (415 in another type) and
     // otherwise ignored, as FIDELITY.md's "Wrong content type" rule asks of every operation.
     delete: [
@@ -51,6 +48,4 @@ export function v2Router({ registry, bodyLimit }: RouterDeps): Router {
       },
     ],
   });
-
-  return router;
 }

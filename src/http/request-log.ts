@@ -1,0 +1,58 @@
+import type { RequestHandler } from "express";
+import type { Logger } from "pino";
+import { requestId } from "../platform/ids.js";
+
+declare module "http" {
+  interface IncomingMessage {
+    /** The service's request id (`v-` + 18 hex), made by requestLog. */
+    id: string;
+  }
+  interface ServerResponse {
+    /** An unexpected error behind a 5xx, logged with its stack when the response is done. */
+    err?: Error | undefined;
+  }
+}
+
+/**
+ * Gives every request the service's request id (in `X-Request-Id` and, through the error handler, in every error
+ * body) and writes one log line when the exchange is over: 5xx at error (with the stack of `res.err`), 4xx and
+ * aborted exchanges at warn, the rest at info. An incoming X-Request-Id is logged as `clientRequestId` but never reused, so ids stay unique
+ * and in the service's format.
+ *
+ * One flat line per request rather than pino-http's serialized request and response: at thousands of requests per
+ * second the serializers, the per-request child logger and the redaction of copied headers cost more than the
+ * operation itself (see README "Performance"). Headers are logged at debug only, through the logger's redaction,
+ * so secrets never reach the log at any level.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const id = requestId();
+    req.id = id;
+    res.setHeader("X-Request-Id", id);
+    // A silent logger (tests, the library by default) pays for nothing more.
+    if (!logger.isLevelEnabled("error")) return next();
+    const started = performance.now();
+    // "close" comes once per response; `on` spares the wrapper `once` makes on every request.
+    res.on("close", () => {
+      const status = res.statusCode;
+      const finished = res.writableFinished;
+      // A connection closed before the answer (the client gave up, or a `drop` fault) is worth a warning.
+      const level = res.err || status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
+      if (!logger.isLevelEnabled(level)) return;
+      const line: Record<string, unknown> = {
+        reqId: id,
+        method: req.method,
+        url: req.originalUrl,
+        statusCode: finished ? status : null,
+        responseTime: Math.round(performance.now() - started),
+      };
+      const clientId = req.headers["x-request-id"];
+      if (clientId !== undefined) line.clientRequestId = clientId;
+      if (res.err) line.err = res.err;
+      // Under the logger's redact paths (req.headers["x-app-token"], ...), so secrets are censored.
+      if (logger.isLevelEnabled("debug")) line.req = { headers: req.headers, remoteAddress: req.ip };
+      logger[level](line, finished ? "request completed" : "request aborted");
+    });
+    next();
+  };
+}
