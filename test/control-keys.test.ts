@@ -1,33 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { control } from "./helpers/control.js";
+import { moveClock, tokenFor, withToken } from "./helpers/control-steps.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, OTHER_KEYS } from "./helpers/world.js";
-
-type App = Parameters<typeof send>[0];
-
-async function tokenFor(app: App, keys: Record<string, string>): Promise<string> {
-  const res = await send(app, {
-    method: "POST",
-    path: "/v1/oauth/token",
-    headers: keys,
-    form: true,
-    body: "grant_type=client_credentials&scope=api",
-  });
-  expect(res.status).toBe(200);
-  return res.body.access_token;
-}
-
-function withToken(app: App, token: string) {
-  return send(app, {
-    method: "GET",
-    path: "/v1/locations/loc_demo_circle",
-    headers: { Authorization: `Bearer ${token}` },
-  });
-}
-
-function moveClock(app: App, project: string, body: unknown) {
-  return control(app, { method: "POST", path: `/__mock/projects/${project}/clock`, body });
-}
 
 describe("/__mock/projects/{id}/keys", () => {
   it("lists the project's keys with their secrets", async () => {
