@@ -94,13 +94,19 @@ export function inputLimitsOf(req: Request): InputLimits {
 }
 
 /**
- * Refuses a parsed body that breaks the limits with 400 invalid_payload. A body nested too deep is dropped
+ * Refuses a parsed body that breaks the limits with 400 invalid_payload (thrown). A body nested too deep is dropped
  * from the request, so that the journal keeps its raw text instead of walking it.
  */
-export const checkInputLimits: RequestHandler = (req, _res, next) => {
-  if (req.body === undefined) return next();
+export function enforceInputLimits(req: Request): void {
+  if (req.body === undefined) return;
   const found = inputLimitProblem(req.body, inputLimitsOf(req));
-  if (found === undefined) return next();
+  if (found === undefined) return;
   if (found.tooDeep) req.body = undefined;
   throw invalidPayload(found.details);
+}
+
+/** enforceInputLimits as a handler, after a body parser. */
+export const checkInputLimits: RequestHandler = (req, _res, next) => {
+  enforceInputLimits(req);
+  next();
 };

@@ -9,6 +9,7 @@ import {
   nullableTimestamp,
   timestamp,
 } from "../shared/schema-parts.js";
+import { IdQueue } from "./id-queue.js";
 import { completeVoucher } from "./voucher-view.js";
 
 const linkedImage = z.strictObject({ id: z.string(), url: z.string() });
@@ -96,8 +97,8 @@ export type Voucher = Omit<VoucherInput, "category" | "category_id" | "categorie
 export class VoucherStore extends RecordStore<VoucherInput> {
   readonly #byCode = this.index((voucher) => voucher.code);
   readonly #campaigns: CampaignLookup;
-  /** campaign id -> ids of its active, unpublished cards; a Set keeps insertion order and deletes in O(1). */
-  readonly #open = new Map<string, Set<string>>();
+  /** campaign id -> ids of its active, unpublished cards, in the order they were stored. */
+  readonly #open = new Map<string, IdQueue>();
   /** customer id -> ids of the vouchers they hold. */
   readonly #held = new Map<string, Set<string>>();
 
@@ -177,8 +178,8 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   }
 
   #track(voucher: VoucherInput): void {
-    if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id);
-    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id);
+    if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id, newSet);
+    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id, newQueue);
   }
 
   #untrack(voucher: VoucherInput): void {
@@ -204,11 +205,19 @@ function placeOf(voucher: VoucherInput): string {
   return isOpen(voucher) ? `open:${voucher.campaign_id}` : "none";
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
+const newSet = () => new Set<string>();
+const newQueue = () => new IdQueue();
+
+function addTo<C extends { add(id: string): unknown }>(
+  map: Map<string, C>,
+  key: string,
+  id: string,
+  create: () => C,
+): void {
+  let ids = map.get(key);
+  if (!ids) {
+    ids = create();
+    map.set(key, ids);
   }
-  set.add(id);
+  ids.add(id);
 }
