@@ -28,7 +28,18 @@ const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 
-const SIZES = { cards: 200_000, tierStructures: 5_000, incentives: 100_000 };
+/**
+ * The pools a round uses up (cards to assign, tier slots to fill, incentives to delete), sized from the round's
+ * length at POOL_RATE requests per second: over twice the fastest operation measured on the machine the targets
+ * were set on, so a faster machine still never runs dry (a dry pool would show as errors, and the report checks
+ * for none). Sized rather than huge: the live heap is part of what every request pays for (a larger heap makes each
+ * scavenge dearer), and 200,000 cards with 100,000 incentives cost every operation about a tenth of its speed
+ * (README "Performance"). What a million cards do to the server is the scale run's question, measured there.
+ */
+const POOL_RATE = 25_000;
+const poolSize = Math.ceil(POOL_RATE * duration);
+// A tier structure holds ten tiers (the scenario fills each one slot by slot).
+const SIZES = { cards: poolSize, tierStructures: Math.ceil(poolSize / 10), incentives: poolSize };
 const LOCATION_PATH = `/v1/locations/${BENCH_LOCATION}`;
 
 /** One measurement of `target`, with the CPU time its process spent on it, per request. */
