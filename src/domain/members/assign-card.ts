@@ -98,8 +98,7 @@ function namedCard(project: Project, campaign: Campaign, code: string, now: numb
 
 /** The first open card, in the campaign's stable order, that is inside its validity window now. */
 function nextOpenCard(project: Project, campaign: Campaign, now: number): Voucher | undefined {
-  for (const card of project.vouchers.openCards(campaign.id)) if (!inactiveReason(card, now)) return card;
-  return undefined;
+  return project.vouchers.firstOpenCard(campaign.id, (card) => !inactiveReason(card, now));
 }
 
 /**

@@ -138,7 +138,7 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   override put(voucher: VoucherInput): Voucher {
     const previous = super.find(voucher.id);
     // An update that leaves a card where it was (open, or held by the same customer) keeps its place in order.
-    const unmoved = previous !== undefined && placeOf(previous) === placeOf(voucher);
+    const unmoved = previous !== undefined && samePlace(previous, voucher);
     if (previous && !unmoved) this.#untrack(previous);
     super.put(voucher);
     if (!unmoved) this.#track(voucher);
@@ -152,15 +152,16 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   }
 
   /**
-   * The campaign's open cards in their stable order, lazily: the caller stops at the first one it can use, so
-   * picking the next card costs as much as the cards it skips (ones outside their validity window), never the
-   * size of the campaign.
+   * The first of the campaign's open cards, in their stable order, that `usable` accepts. Cards are looked at as
+   * stored (completing one builds its derived parts), so skipping a card costs a lookup; only the one returned is
+   * completed. The cost is the cards skipped (ones outside their validity window), never the size of the campaign.
    */
-  *openCards(campaignId: string): Generator<Voucher> {
+  firstOpenCard(campaignId: string, usable: (card: VoucherInput) => boolean): Voucher | undefined {
     for (const id of this.#open.get(campaignId) ?? []) {
-      const voucher = this.find(id);
-      if (voucher) yield voucher;
+      const card = super.find(id);
+      if (card && usable(card)) return this.#complete(card);
     }
+    return undefined;
   }
 
   /** The vouchers a customer holds, optionally only those of one campaign. */
@@ -200,9 +201,11 @@ function isOpen(voucher: VoucherInput): boolean {
   return voucher.active && !voucher.holder_id && publishCount(voucher) === 0;
 }
 
-function placeOf(voucher: VoucherInput): string {
-  if (voucher.holder_id) return `held:${voucher.holder_id}`;
-  return isOpen(voucher) ? `open:${voucher.campaign_id}` : "none";
+/** Whether two versions of a card sit in the same list: held by the same customer, or open in the same campaign. */
+function samePlace(a: VoucherInput, b: VoucherInput): boolean {
+  if (a.holder_id || b.holder_id) return a.holder_id === b.holder_id;
+  const open = isOpen(a);
+  return open === isOpen(b) && (!open || a.campaign_id === b.campaign_id);
 }
 
 const newSet = () => new Set<string>();
