@@ -20,8 +20,8 @@ export function hasBody(req: Request): boolean {
  * the parsed body must keep to the app's input limits (depth, string lengths, metadata keys). Runs after
  * authentication, so an unauthenticated caller learns nothing about the body.
  *
- * One handler rather than three in a row: each handler of a route is a step of the router's dispatch. A plain
- * `application/json` body is read by json-body-reader.ts; anything else by body-parser, with the same outcome.
+ * One handler for the three steps, since the read may go two ways: a plain `application/json` body is read by
+ * json-body-reader.ts, anything else by body-parser, with the same outcome; the limits apply to either.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   const bodyParser = express.json({ limit, strict: true, type: JSON_TYPES });
