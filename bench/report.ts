@@ -77,10 +77,13 @@ export function printReport(
   settings: { rounds: number; duration: number; connections: number },
 ): void {
   const express = baseline(rows, "express");
+  const expressPlus = baseline(rows, "express+");
   const bare = baseline(rows, "node:http");
   const out: string[] = [];
   out.push(
-    `\n${settings.rounds} rounds x ${settings.duration} s, ${settings.connections} connections, medians; node ${process.version}\n`,
+    `\n${settings.rounds} rounds x ${settings.duration} s, ${settings.connections} connections, medians; node ${process.version}`,
+    "express: a bare Express 5 app with its defaults (the targets' baseline); express+: the same app with its",
+    'requests built on the app\'s prototypes, as ours are (README "Performance")\n',
   );
   out.push(
     table(
@@ -92,6 +95,7 @@ export function printReport(
         "p99 ms",
         "errors",
         "vs Express",
+        "vs Express+",
         "vs node:http",
         "CPU us/req",
       ],
@@ -103,6 +107,7 @@ export function printReport(
         String(r.p99),
         String(r.errors),
         `${(r.rps / express).toFixed(2)}x`,
+        `${(r.rps / expressPlus).toFixed(2)}x`,
         `${(r.rps / bare).toFixed(2)}x`,
         r.cpuUs === undefined ? "?" : r.cpuUs.toFixed(0),
       ]),
