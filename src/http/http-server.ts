@@ -110,9 +110,9 @@ interface MessageClasses {
 /**
  * An Express app gives every request and response its own prototypes (`app.request`, `app.response`) with
  * `Object.setPrototypeOf`, first thing on each request. V8 handles that change of prototype slowly, and it keeps
- * much of each request alive past the next young-generation collection: measured on a bare Express 5 app, a
- * third of the throughput of the same app whose requests Node builds with those prototypes in the first place
- * (README "Performance"). So for such an app Node builds them that way, and Express's own call finds the
+ * much of each request alive past the next young-generation collection: measured on a bare Express 5 app, less
+ * than a third of the throughput of the same app whose requests Node builds with those prototypes in the first
+ * place (README "Performance"). So for such an app Node builds them that way, and Express's own call finds the
  * prototype already in place, which V8 returns from at once. The objects are the same either way: Node's
  * constructors run on them, and their prototype is the app's. Any other listener gets Node's own classes.
  */
