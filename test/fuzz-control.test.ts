@@ -1,16 +1,14 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exportProject } from "../src/domain/projects/state.js";
 import { ADMIN_TOKEN, type ControlCase, controlCases } from "./fuzz/control.js";
 import {
   FUZZ_RUNS,
   FUZZ_TIMEOUT_MS,
-  type FuzzWorld,
   fuzzParameters,
-  fuzzWorld,
   sendCase,
   stillServing,
-  watchUncaught,
+  useFuzzWorld,
 } from "./fuzz/harness.js";
 import { type RawResponse, rawRequest } from "./helpers/raw-http.js";
 
@@ -22,17 +20,8 @@ import { type RawResponse, rawRequest } from "./helpers/raw-http.js";
  * also play without a failure of its own. Twice FUZZ_RUNS cases: the control API has many routes.
  */
 
-let world: FuzzWorld;
-const uncaught = watchUncaught();
+const fuzz = useFuzzWorld({ adminToken: ADMIN_TOKEN });
 const RUNS = FUZZ_RUNS * 2;
-
-beforeAll(async () => {
-  world = await fuzzWorld({ adminToken: ADMIN_TOKEN });
-});
-afterAll(async () => {
-  uncaught.stop();
-  await world.close();
-});
 
 interface CreatedFault {
   id: string;
@@ -52,7 +41,7 @@ function pathFor(pattern: string): string {
 /** A request the new `error` rule of the demo project matches must get exactly the rule's answer. */
 async function playsAsDeclared(fault: CreatedFault): Promise<void> {
   if (fault.action !== "error" || fault.latency_ms > 1000) return;
-  const response: RawResponse = await rawRequest(world.port, {
+  const response: RawResponse = await rawRequest(fuzz.world.port, {
     method: fault.method === "*" ? "GET" : fault.method,
     target: pathFor(fault.path),
     headers: [
@@ -70,24 +59,24 @@ describe(`generated input for the control API (${RUNS} cases)`, () => {
   it(
     "never 5xx, always the error object, refused calls change nothing, accepted faults play as declared",
     async () => {
-      const demoState = exportProject(world.server.registry.get("demo"));
+      const demoState = exportProject(fuzz.world.server.registry.get("demo"));
       let count = 0;
       const statuses = new Map<string, number>();
       await fc.assert(
         fc.asyncProperty(controlCases(demoState), async ({ request }: ControlCase) => {
-          const before = world.snapshot();
-          const { response } = await sendCase(world, request, uncaught);
+          const before = fuzz.world.snapshot();
+          const { response } = await sendCase(fuzz.world, request, fuzz.uncaught);
           const label = `${request.method} ${response.status} ${(response.body as { key?: string })?.key ?? ""}`;
           statuses.set(label, (statuses.get(label) ?? 0) + 1);
           if (response.status === 201 && /^\/__mock\/projects\/demo\/faults$/.test(request.target))
             await playsAsDeclared(response.body as CreatedFault);
-          if (world.snapshot() !== before || (response.status < 400 && request.method !== "GET"))
-            world.restore();
-          if (++count % 250 === 0) await stillServing(world);
+          if (fuzz.world.snapshot() !== before || (response.status < 400 && request.method !== "GET"))
+            fuzz.world.restore();
+          if (++count % 250 === 0) await stillServing(fuzz.world);
         }),
         { ...fuzzParameters(), numRuns: RUNS },
       );
-      await stillServing(world);
+      await stillServing(fuzz.world);
       if (process.env.FUZZ_STATS)
         console.log(Object.fromEntries([...statuses].sort((a, b) => b[1] - a[1]).slice(0, 60)));
     },

@@ -1,14 +1,12 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   FUZZ_RUNS,
   FUZZ_TIMEOUT_MS,
-  type FuzzWorld,
   fuzzParameters,
-  fuzzWorld,
   prototypeFingerprint,
   sendCase,
-  watchUncaught,
+  useFuzzWorld,
 } from "./fuzz/harness.js";
 import { type JsonObject, storableObject, toText } from "./fuzz/json.js";
 import { rawRequest } from "./helpers/raw-http.js";
@@ -19,16 +17,7 @@ import { rawRequest } from "./helpers/raw-http.js";
  * prototype changes on the way (README "Security and limits"). A quarter of FUZZ_RUNS cases per operation.
  */
 
-let world: FuzzWorld;
-const uncaught = watchUncaught();
-
-beforeAll(async () => {
-  world = await fuzzWorld();
-});
-afterAll(async () => {
-  uncaught.stop();
-  await world.close();
-});
+const fuzz = useFuzzWorld();
 
 const RUNS = Math.max(100, Math.floor(FUZZ_RUNS / 4));
 
@@ -72,7 +61,7 @@ const TARGETS: Record<string, Target> = {
 };
 
 function demoState(): Record<string, unknown> {
-  const projects = JSON.parse(world.snapshot()) as { project: { id: string } }[];
+  const projects = JSON.parse(fuzz.world.snapshot()) as { project: { id: string } }[];
   return projects.find((p) => p.project.id === "demo") as Record<string, unknown>;
 }
 
@@ -89,9 +78,9 @@ describe(`metadata with any keys is stored as sent (${RUNS} cases each)`, () => 
               ["X-App-Token", "demo-app-token"],
               ["Content-Type", "application/json"],
             ];
-            if (target.v2) headers.push(["Authorization", `Bearer ${world.demoToken}`]);
+            if (target.v2) headers.push(["Authorization", `Bearer ${fuzz.world.demoToken}`]);
             const request = { method: "POST", target: target.path, headers, body: target.body(text) };
-            const { response } = await sendCase(world, request, uncaught);
+            const { response } = await sendCase(fuzz.world, request, fuzz.uncaught);
             expect(response.status, response.text).toBe(200);
             // What JSON.parse makes of the text is what the server saw: every key an own property.
             const sent = JSON.stringify(JSON.parse(text));
@@ -100,7 +89,7 @@ describe(`metadata with any keys is stored as sent (${RUNS} cases each)`, () => 
             await exportAndImportState();
             for (const copy of target.stored(demoState(), body).slice(0, 1))
               expect(JSON.stringify(copy)).toBe(sent);
-            world.restore();
+            fuzz.world.restore();
           }),
           { ...fuzzParameters(), numRuns: RUNS },
         );
@@ -113,8 +102,11 @@ describe(`metadata with any keys is stored as sent (${RUNS} cases each)`, () => 
 /** Exports the demo project's state and imports it back, over HTTP, as a test suite's snapshot would. */
 async function exportAndImportState(): Promise<void> {
   const prototypes = prototypeFingerprint();
-  const exported = await rawRequest(world.port, { method: "GET", target: "/__mock/projects/demo/state" });
-  const imported = await rawRequest(world.port, {
+  const exported = await rawRequest(fuzz.world.port, {
+    method: "GET",
+    target: "/__mock/projects/demo/state",
+  });
+  const imported = await rawRequest(fuzz.world.port, {
     method: "PUT",
     target: "/__mock/projects/demo/state",
     headers: [["Content-Type", "application/json"]],

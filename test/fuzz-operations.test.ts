@@ -1,14 +1,12 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   FUZZ_RUNS,
   FUZZ_TIMEOUT_MS,
-  type FuzzWorld,
   fuzzParameters,
-  fuzzWorld,
   sendCase,
   stillServing,
-  watchUncaught,
+  useFuzzWorld,
 } from "./fuzz/harness.js";
 import { type OperationCase, operationCases } from "./fuzz/operations.js";
 
@@ -20,16 +18,7 @@ import { type OperationCase, operationCases } from "./fuzz/operations.js";
  * as sent, `__proto__` and `constructor` keys included. FUZZ_RUNS and FUZZ_SEED tune and replay (README).
  */
 
-let world: FuzzWorld;
-const uncaught = watchUncaught();
-
-beforeAll(async () => {
-  world = await fuzzWorld();
-});
-afterAll(async () => {
-  uncaught.stop();
-  await world.close();
-});
+const fuzz = useFuzzWorld();
 
 /** The metadata the body carried, parsed the way the server parses it (own `__proto__` keys and all). */
 function sentMetadata(body: string | undefined): unknown {
@@ -63,24 +52,24 @@ describe(`generated input for the six operations (${FUZZ_RUNS} cases each)`, () 
         const statuses = new Map<string, number>();
         await fc.assert(
           fc.asyncProperty(cases, async (generated: OperationCase) => {
-            const request = withToken(generated, world.demoToken);
-            const { response } = await sendCase(world, request, uncaught);
+            const request = withToken(generated, fuzz.world.demoToken);
+            const { response } = await sendCase(fuzz.world, request, fuzz.uncaught);
             const body = response.body as { key?: string; details?: string } | undefined;
             const label = `${response.status} ${body?.key ?? ""}${process.env.FUZZ_STATS === "details" ? ` ${body?.details?.slice(0, 50)}` : ""}`;
             statuses.set(label, (statuses.get(label) ?? 0) + 1);
             if (response.status < 400) {
               const sent = sentMetadata(generated.body);
               if (sent !== null && typeof sent === "object") {
-                const stored = storedMetadata(operation, response.body, world.snapshot());
+                const stored = storedMetadata(operation, response.body, fuzz.world.snapshot());
                 if (stored !== undefined) expect(JSON.stringify(stored)).toBe(JSON.stringify(sent));
               }
-              world.restore();
+              fuzz.world.restore();
             }
-            if (++count % 250 === 0) await stillServing(world);
+            if (++count % 250 === 0) await stillServing(fuzz.world);
           }),
           fuzzParameters(),
         );
-        await stillServing(world);
+        await stillServing(fuzz.world);
         // FUZZ_STATS=1 shows what the cases reached, to judge whether the generators get past the first checks.
         if (process.env.FUZZ_STATS)
           console.log(operation, Object.fromEntries([...statuses].sort((a, b) => b[1] - a[1])));

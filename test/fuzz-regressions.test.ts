@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FuzzWorld, fuzzWorld, sendCase, stillServing, watchUncaught } from "./fuzz/harness.js";
+import { sendCase, stillServing, useFuzzWorld } from "./fuzz/harness.js";
 import { build, freePort, killGroup, launch, type Started, waitForHttp } from "./helpers/process.js";
 import { type RawRequest, rawRequest } from "./helpers/raw-http.js";
 
@@ -16,19 +16,10 @@ const KEYS: [string, string][] = [
 const JSON_TYPE: [string, string] = ["Content-Type", "application/json"];
 const deepArray = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
 
-let world: FuzzWorld;
-const uncaught = watchUncaught();
-
-beforeAll(async () => {
-  world = await fuzzWorld();
-});
-afterAll(async () => {
-  uncaught.stop();
-  await world.close();
-});
+const fuzz = useFuzzWorld();
 
 async function refused(request: RawRequest, status: number, key: string, details?: RegExp) {
-  const { response } = await sendCase(world, request, uncaught);
+  const { response } = await sendCase(fuzz.world, request, fuzz.uncaught);
   expect(response.status, response.text).toBe(status);
   expect(response.body).toMatchObject({ code: status, key });
   if (details) expect((response.body as { details: string }).details).toMatch(details);
@@ -80,7 +71,7 @@ describe("regressions found by generated input", () => {
 
   it("an HTTP/1.1 request without Host is 400 in the error object", async () => {
     const bytes = Buffer.from("GET /v1/locations/loc_demo_circle HTTP/1.1\r\nX-App-Id: demo-app-id\r\n\r\n");
-    const response = await rawRequest(world.port, bytes);
+    const response = await rawRequest(fuzz.world.port, bytes);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 400, key: "bad_request" });
     expect(response.headers["x-request-id"]).toMatch(/^v-[0-9a-f]{18}$/);
@@ -88,9 +79,9 @@ describe("regressions found by generated input", () => {
 
   it("If-None-Match: * still gets the location, not an empty 304", async () => {
     const { response } = await sendCase(
-      world,
+      fuzz.world,
       { method: "GET", target: "/v1/locations/loc_demo_circle", headers: [...KEYS, ["If-None-Match", "*"]] },
-      uncaught,
+      fuzz.uncaught,
     );
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: "loc_demo_circle" });
@@ -105,7 +96,7 @@ describe("regressions found by generated input", () => {
       "invalid_payload",
       /nested/,
     );
-    await stillServing(world);
+    await stillServing(fuzz.world);
   });
 
   it("a string over the limit before deep nesting still reports the nesting (the body must not be walked)", async () => {

@@ -1,5 +1,5 @@
 import type fc from "fast-check";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { issueToken } from "../../src/domain/auth/tokens.js";
 import type { ProjectDocument } from "../../src/domain/projects/project-document.js";
 import { exportProject } from "../../src/domain/projects/state.js";
@@ -111,6 +111,32 @@ export function watchUncaught(): { errors: Error[]; stop(): void } {
   const listener = (error: Error) => errors.push(error);
   process.on("uncaughtExceptionMonitor", listener);
   return { errors, stop: () => process.off("uncaughtExceptionMonitor", listener) };
+}
+
+/**
+ * The fuzz world of one test file: started before its tests and closed after them, with escaped exceptions
+ * watched from the start. `world` is there once the file's tests run.
+ */
+export function useFuzzWorld(options: Partial<StartOptions> = {}): {
+  readonly world: FuzzWorld;
+  uncaught: ReturnType<typeof watchUncaught>;
+} {
+  let world: FuzzWorld | undefined;
+  const uncaught = watchUncaught();
+  beforeAll(async () => {
+    world = await fuzzWorld(options);
+  });
+  afterAll(async () => {
+    uncaught.stop();
+    await world?.close();
+  });
+  return {
+    get world() {
+      if (!world) throw new Error("the fuzz world is only there once the file's tests run");
+      return world;
+    },
+    uncaught,
+  };
 }
 
 /** Keys of the answers the HTTP server gives before routing (src/http/http-server.ts), and the path decoder's. */
