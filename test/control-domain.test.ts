@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { attribute } from "../src/domain/auth/attribution.js";
-import { FaultRules, faultInputSchema } from "../src/domain/faults/fault-rules.js";
+import { FaultRules } from "../src/domain/faults/fault-rules.js";
 import { type JournalEntry, RequestJournal } from "../src/domain/journal/journal.js";
-import { redactBody, redactHeaders } from "../src/domain/journal/redact.js";
 import { Ring } from "../src/domain/journal/ring.js";
 import { RateLimiter } from "../src/domain/rate-limits/rate-limiter.js";
 import { compilePathPattern } from "../src/domain/shared/path-pattern.js";
+import { faultInputSchema } from "../src/http/control/fault-input.js";
+import { credentialsFromHeaders } from "../src/http/credentials.js";
+import { redactBody, redactHeaders } from "../src/http/traffic/redact.js";
 import { buildWorld } from "./helpers/world.js";
 
 describe("Ring", () => {
@@ -158,7 +160,7 @@ describe("attribution", () => {
     });
     expect(attribute(registry, { appId: "demo-app-id" })).toEqual({ project: demo, verified: false });
     expect(attribute(registry, { appId: "who", appToken: "demo-app-token" })).toBeUndefined();
-    expect(attribute(registry, { authorization: "Bearer nope" })).toBeUndefined();
+    expect(attribute(registry, credentialsFromHeaders({ authorization: "Bearer nope" }))).toBeUndefined();
     expect(attribute(registry, {})).toBeUndefined();
   });
 });

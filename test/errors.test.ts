@@ -5,6 +5,7 @@ import { baseApp, finishApp } from "../src/http/app.js";
 import { requireAuth } from "../src/http/authenticate.js";
 import { jsonBody } from "../src/http/body.js";
 import { getInput } from "../src/http/context.js";
+import { operation } from "../src/http/operations.js";
 import { validate } from "../src/http/validate.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
@@ -212,7 +213,7 @@ describe("error model for JSON bodies (probe route over the real middleware)", (
   const app = baseApp({});
   app.post(
     "/probe",
-    requireAuth(world.registry, "trackEvent"),
+    requireAuth(world.registry, operation("trackEvent").auth),
     ...jsonBody(64),
     validate(probeSchema),
     (_req, res) => {

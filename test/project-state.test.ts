@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { authenticate } from "../src/domain/auth/authenticate.js";
 import { blockKey, createKey } from "../src/domain/auth/keys.js";
-import { POLICIES } from "../src/domain/auth/policies.js";
 import { issueToken } from "../src/domain/auth/tokens.js";
 import { ApiError } from "../src/domain/errors.js";
 import { assignCard } from "../src/domain/members/assign-card.js";
 import { Project } from "../src/domain/projects/project.js";
 import { COLLECTIONS, type ProjectDocument } from "../src/domain/projects/project-document.js";
 import { exportProject, parseProjectDocument, replaceProjectState } from "../src/domain/projects/state.js";
+import { credentialsFromHeaders } from "../src/http/credentials.js";
+import { operation } from "../src/http/operations.js";
 import { buildWorld, type World } from "./helpers/world.js";
 
 /** Export, validate as an import would, build a project from it, export again. */
@@ -153,7 +154,7 @@ describe("replacing a project's state", () => {
     const project = replaceProjectState(world.registry, "demo", document);
 
     expect(world.registry.get("demo")).toBe(project);
-    const policy = POLICIES.getLocation;
+    const policy = operation("getLocation").auth;
     expect(
       authenticate(world.registry, { appId: "renamed-app-id", appToken: "demo-app-token" }, policy).project,
     ).toBe(project);
@@ -163,12 +164,13 @@ describe("replacing a project's state", () => {
     expect(() =>
       authenticate(world.registry, { appId: "made-later", appToken: "secret-made-later" }, policy),
     ).toThrow(ApiError);
-    expect(() => authenticate(world.registry, { authorization: `Bearer ${oldToken}` }, policy)).toThrow(
-      ApiError,
-    );
-    expect(authenticate(world.registry, { authorization: `Bearer ${newToken}` }, policy).project).toBe(
-      project,
-    );
+    expect(() =>
+      authenticate(world.registry, credentialsFromHeaders({ authorization: `Bearer ${oldToken}` }), policy),
+    ).toThrow(ApiError);
+    expect(
+      authenticate(world.registry, credentialsFromHeaders({ authorization: `Bearer ${newToken}` }), policy)
+        .project,
+    ).toBe(project);
     expect(project.clock.offsetMs).toBe(0);
     expect(exportProject(project)).toEqual(parseProjectDocument(document));
   });
@@ -202,7 +204,7 @@ describe("replacing a project's state", () => {
       authenticate(
         world.registry,
         { appId: "other-app-id", appToken: "other-app-token" },
-        POLICIES.getLocation,
+        operation("getLocation").auth,
       ).project,
     ).toBe(world.other);
   });
@@ -331,15 +333,16 @@ describe("replacing a project's state", () => {
       expect(world.registry.get("demo")).toBe(world.demo);
       expect(exportProject(world.demo)).toEqual(before);
       expect(world.registry.fixturesOf("demo")).toEqual(fixturesBefore);
-      const policy = POLICIES.getLocation;
-      expect(authenticate(world.registry, { authorization: `Bearer ${demoToken}` }, policy).project).toBe(
-        world.demo,
-      );
+      const policy = operation("getLocation").auth;
+      expect(
+        authenticate(world.registry, credentialsFromHeaders({ authorization: `Bearer ${demoToken}` }), policy)
+          .project,
+      ).toBe(world.demo);
       expect(
         authenticate(
           world.registry,
           { appId: "made-later", appToken: "secret-made-later" },
-          POLICIES.trackEvent,
+          operation("trackEvent").auth,
         ).project,
       ).toBe(world.demo);
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/domain/errors.js";
 import { RecordStore } from "../src/domain/record-store.js";
+import { errorBody } from "../src/http/errors.js";
 
 interface Card {
   id: string;
@@ -22,7 +23,7 @@ describe("RecordStore", () => {
     try {
       store.get("v_nope");
     } catch (error) {
-      expect((error as ApiError).toBody("v-0")).toMatchObject({
+      expect(errorBody(error as ApiError, "v-0")).toMatchObject({
         code: 404,
         key: "not_found",
         details: "Cannot find voucher with id v_nope",

@@ -1,19 +1,47 @@
 import { type DocumentProblem, describeProblem } from "../platform/documents.js";
 
 /**
- * The service's error object and every error this emulator raises. Message texts live here and nowhere else so
- * that the wording the real service uses is written once (stripe-mock keeps its messages in one block the same way).
+ * The service's error vocabulary and the errors the domain raises. Every error's status and message text is
+ * written once, in ERRORS below (stripe-mock keeps its messages in one block the same way); the factories beside
+ * each condition (here, in a resource's own errors.ts, and the HTTP layer's http/errors.ts) add the `details`.
+ * The wire form of an error is written by one function, errorBody() in http/errors.ts.
  */
-export interface ErrorBody {
-  code: number;
-  key: string;
-  message: string;
-  details?: string;
-  request_id?: string;
-  resource_id?: string;
-  resource_type?: string;
-  [extra: string]: unknown;
-}
+export const ERRORS = {
+  bad_request: [400, "Bad request"],
+  invalid_payload: [400, "Invalid payload"],
+  invalid_grant_type: [400, "Invalid grant_type"],
+  /** The message names the refused values after a colon: `Invalid scope: vouchers`. */
+  invalid_scope: [400, "Invalid scope"],
+  invalid_campaign_type: [400, "Invalid campaign type"],
+  voucher_already_published: [400, "Voucher already published"],
+  voucher_not_active: [400, "Voucher not active"],
+  no_voucher_suitable_for_publication: [400, "Couldn't find any voucher suitable for publication"],
+  voucher_cannot_be_published: [400, "Voucher cannot be published"],
+  duplicate_source_id: [400, "Duplicate source_id"],
+  event_not_defined: [400, "Event not defined"],
+  metadata_validation_failed: [400, "Metadata validation failed"],
+  loyalty_card_not_assigned: [400, "Loyalty card not assigned to customer"],
+  invalid_referral_code: [400, "Invalid referral code"],
+  unauthorized: [401, "Unauthorized"],
+  forbidden: [403, "Forbidden"],
+  tier_range_overlap: [403, "Tier range overlap"],
+  not_found: [404, "Resource not found"],
+  method_not_allowed: [405, "Method not allowed"],
+  request_timeout: [408, "Request timeout"],
+  conflict: [409, "Conflict"],
+  tier_limit_exceeded: [409, "Tier limit exceeded"],
+  resource_in_use: [409, "Resource in use"],
+  payload_too_large: [413, "Payload too large"],
+  unsupported_media_type: [415, "Unsupported media type"],
+  expectation_failed: [417, "Expectation failed"],
+  token_limit_reached: [429, "Token limit reached"],
+  api_limit_reached: [429, "API limit reached"],
+  request_header_fields_too_large: [431, "Request header fields too large"],
+  internal_error: [500, "Internal Server Error"],
+  state_not_saved: [500, "State not saved"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorKey = keyof typeof ERRORS;
 
 export interface ApiErrorInit {
   details?: string;
@@ -45,16 +73,12 @@ export class ApiError extends Error {
     this.extra = init.extra;
     this.headers = init.headers;
   }
+}
 
-  toBody(requestId: string): ErrorBody {
-    const body: ErrorBody = { code: this.status, key: this.key, message: this.message };
-    if (this.details !== undefined) body.details = this.details;
-    body.request_id = requestId;
-    if (this.resourceId !== undefined) body.resource_id = this.resourceId;
-    if (this.resourceType !== undefined) body.resource_type = this.resourceType;
-    if (this.extra) Object.assign(body, this.extra);
-    return body;
-  }
+/** An error of the service's vocabulary: its status and message from ERRORS, the details from the caller. */
+export function apiError(key: ErrorKey, init: ApiErrorInit = {}): ApiError {
+  const [status, message] = ERRORS[key];
+  return new ApiError(status, key, message, init);
 }
 
 export type ResourceType =
@@ -76,7 +100,7 @@ export type ResourceType =
   | "fault";
 
 export function notFound(resourceType: ResourceType, id: string): ApiError {
-  return new ApiError(404, "not_found", "Resource not found", {
+  return apiError("not_found", {
     details: `Cannot find ${resourceType} with id ${id}`,
     resourceId: id,
     resourceType,
@@ -85,7 +109,7 @@ export function notFound(resourceType: ResourceType, id: string): ApiError {
 
 /** Loyalty v2: the structure already holds its most tiers (FIDELITY.md, "POST /v2/.../tiers"). */
 export function tierLimitExceeded(structureId: string, limit: number): ApiError {
-  return new ApiError(409, "tier_limit_exceeded", "Tier limit exceeded", {
+  return apiError("tier_limit_exceeded", {
     details: `Tier structure ${structureId} already has the maximum of ${limit} tiers`,
     resourceId: structureId,
     resourceType: "vl_tier_structure",
@@ -94,7 +118,7 @@ export function tierLimitExceeded(structureId: string, limit: number): ApiError 
 
 /** Loyalty v2: a POINTS range that shares a point with a tier of the structure; names that tier. */
 export function tierRangeOverlap(range: string, tier: { id: string; name: string; range: string }): ApiError {
-  return new ApiError(403, "tier_range_overlap", "Tier range overlap", {
+  return apiError("tier_range_overlap", {
     details: `Points range ${range} overlaps tier ${tier.id} (${tier.name}, points ${tier.range})`,
     resourceId: tier.id,
     resourceType: "vl_tier",
@@ -107,7 +131,7 @@ export function resourceInUse(
   related: { type: string; label: string; ids: readonly string[] },
 ): ApiError {
   const plural = related.ids.length === 1 ? related.label : `${related.label}s`;
-  return new ApiError(409, "resource_in_use", "Resource in use", {
+  return apiError("resource_in_use", {
     details: `${resource.label} ${resource.id} is used by ${plural} ${related.ids.join(", ")}`,
     resourceId: resource.id,
     resourceType: resource.type,
@@ -115,21 +139,8 @@ export function resourceInUse(
   });
 }
 
-export function routeNotFound(method: string, path: string): ApiError {
-  return new ApiError(404, "not_found", "Resource not found", {
-    details: `Cannot ${method} ${path}: no such endpoint`,
-  });
-}
-
-export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
-  return new ApiError(405, "method_not_allowed", "Method not allowed", {
-    details: `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
-    headers: { Allow: allowed.join(", ") },
-  });
-}
-
 export function invalidPayload(details: string): ApiError {
-  return new ApiError(400, "invalid_payload", "Invalid payload", { details });
+  return apiError("invalid_payload", { details });
 }
 
 /** A project document (a state import) that does not hold together; details give the JSON path, no file. */
@@ -137,80 +148,36 @@ export function invalidDocument(problem: DocumentProblem): ApiError {
   return invalidPayload(describeProblem(problem));
 }
 
-export function unsupportedMediaType(contentType: string, expected: string): ApiError {
-  return new ApiError(415, "unsupported_media_type", "Unsupported media type", {
-    details: `Content-Type '${contentType}' is not supported; send ${expected}`,
-  });
-}
-
-export function payloadTooLarge(limitBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", "Payload too large", {
-    details: `Request body exceeds the limit of ${limitBytes} bytes`,
-  });
-}
-
-export function tooManyFormFields(limit: number): ApiError {
-  return new ApiError(413, "payload_too_large", "Payload too large", {
-    details: `The form body has more than ${limit} fields`,
-  });
-}
-
-/** The request's head (request line and headers) is larger than the server reads. */
-export function headersTooLarge(limitBytes: number): ApiError {
-  return new ApiError(431, "request_header_fields_too_large", "Request header fields too large", {
-    details: `The request line and headers exceed the limit of ${limitBytes} bytes`,
-  });
-}
-
-/** A client that did not send its whole request in time (slow or stalled). */
-export function requestTimeout(): ApiError {
-  return new ApiError(408, "request_timeout", "Request timeout", {
-    details: "The request was not received in full in time; the connection is closed",
-  });
-}
-
-/** Bytes that are not an HTTP/1.1 request the server can read (bad request line, header, framing). */
-export function badHttpRequest(reason: string): ApiError {
-  return new ApiError(400, "bad_request", "Bad request", {
-    details: `The request is not valid HTTP: ${reason}`,
-  });
-}
-
-export function expectationFailed(expectation: string): ApiError {
-  return new ApiError(417, "expectation_failed", "Expectation failed", {
-    details: `Expect: ${expectation} is not supported; only 100-continue is`,
-  });
-}
-
 export function unauthorized(details: string): ApiError {
-  return new ApiError(401, "unauthorized", "Unauthorized", { details });
+  return apiError("unauthorized", { details });
 }
 
 export function forbidden(details: string): ApiError {
-  return new ApiError(403, "forbidden", "Forbidden", { details });
+  return apiError("forbidden", { details });
 }
 
 export function invalidGrantType(): ApiError {
-  return new ApiError(400, "invalid_grant_type", "Invalid grant_type", {
+  return apiError("invalid_grant_type", {
     details: "grant_type must be client_credentials",
   });
 }
 
 export function invalidScope(offending: readonly string[]): ApiError {
   const values = offending.join(" ");
-  return new ApiError(400, "invalid_scope", `Invalid scope: ${values}`, {
+  const [status, message] = ERRORS.invalid_scope;
+  return new ApiError(status, "invalid_scope", `${message}: ${values}`, {
     details: offending.length === 0 ? "scope is required" : `Scope values not allowed: ${values}`,
   });
 }
 
 export function tokenLimitReached(limit: number): ApiError {
-  return new ApiError(429, "token_limit_reached", "Token limit reached", {
+  return apiError("token_limit_reached", {
     details: `A project may hold at most ${limit} unexpired OAuth tokens`,
   });
 }
 
 export function conflict(details: string): ApiError {
-  return new ApiError(409, "conflict", "Conflict", { details });
+  return apiError("conflict", { details });
 }
 
 /**
@@ -224,7 +191,7 @@ export function apiLimitReached(
   nowMs: number,
 ): ApiError {
   const retryAfter = Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000));
-  return new ApiError(429, "api_limit_reached", "API limit reached", {
+  return apiError("api_limit_reached", {
     details: `The project may make ${limit} API request${limit === 1 ? "" : "s"} per ${windowSeconds} s; retry in ${retryAfter} s`,
     headers: {
       "X-Rate-Limit-Limit": String(limit),
@@ -233,37 +200,4 @@ export function apiLimitReached(
       "Retry-After": String(retryAfter),
     },
   });
-}
-
-export function internalError(): ApiError {
-  return new ApiError(500, "internal_error", "Internal Server Error", {
-    details: "The emulator hit an unexpected condition; the server log has the request id",
-  });
-}
-
-/**
- * With STATE_SYNC=always a change is acknowledged only once it is on disk; when the save fails the change is
- * made (and will be saved by a later attempt) but not acknowledged.
- */
-export function stateNotSaved(cause: unknown): ApiError {
-  const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message ?? String(cause);
-  return new ApiError(500, "state_not_saved", "State not saved", {
-    details: `The change could not be written to the state file (${reason}); the server keeps trying to save it`,
-  });
-}
-
-/** Statuses that reach the error middleware from Express or its body parser carry no key of ours. */
-export function fromHttpStatus(status: number, details: string): ApiError {
-  switch (status) {
-    case 400:
-      return new ApiError(400, "bad_request", "Bad request", { details });
-    case 413:
-      return new ApiError(413, "payload_too_large", "Payload too large", { details });
-    case 415:
-      return new ApiError(415, "unsupported_media_type", "Unsupported media type", { details });
-    default:
-      return status >= 400 && status < 500
-        ? new ApiError(status, "bad_request", "Bad request", { details })
-        : internalError();
-  }
 }

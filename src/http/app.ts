@@ -8,10 +8,9 @@ import { errorHandler, unknownRoute } from "./error-handler.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
 import { useFastJson } from "./json-response.js";
 import { requestLog } from "./request-log.js";
+import { mountOperations } from "./routes.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
-import { mountV1 } from "./v1/router.js";
-import { mountV2 } from "./v2/router.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -58,8 +57,7 @@ export function createApp(deps: AppDeps): Express {
   );
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.
   app.use(trafficMiddleware(deps.registry));
-  mountV1({ router: app, prefix: "/v1" }, { registry: deps.registry, bodyLimit });
-  mountV2({ router: app, prefix: "/v2" }, { registry: deps.registry, bodyLimit });
+  mountOperations(app, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
 }
 

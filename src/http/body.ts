@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
-import { invalidPayload, unsupportedMediaType } from "../domain/errors.js";
+import { invalidPayload } from "../domain/errors.js";
+import { unsupportedMediaType } from "./errors.js";
 import { checkInputLimits, enforceInputLimits } from "./input-limits.js";
 import { plainJsonLength, readPlainJson } from "./json-body-reader.js";
 

@@ -1,17 +1,17 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { ZodError } from "zod";
-import {
-  ApiError,
-  fromHttpStatus,
-  internalError,
-  invalidPayload,
-  payloadTooLarge,
-  routeNotFound,
-  tooManyFormFields,
-} from "../domain/errors.js";
+import { ApiError, invalidPayload } from "../domain/errors.js";
 import { describeIssue } from "../platform/validation-messages.js";
 import { FORM_FIELD_LIMIT } from "./body.js";
 import { requestIdOf } from "./context.js";
+import {
+  errorBody,
+  fromHttpStatus,
+  internalError,
+  payloadTooLarge,
+  routeNotFound,
+  tooManyFormFields,
+} from "./errors.js";
 
 /** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
 export class InputError extends Error {
@@ -94,7 +94,7 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
 
 export function sendError(res: Response, error: ApiError, requestId: string): void {
   if (error.headers) res.set(error.headers);
-  res.status(error.status).json(error.toBody(requestId));
+  res.status(error.status).json(errorBody(error, requestId));
 }
 
 /**

@@ -9,15 +9,10 @@ import {
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import {
-  type ApiError,
-  badHttpRequest,
-  expectationFailed,
-  headersTooLarge,
-  requestTimeout,
-} from "../domain/errors.js";
+import type { ApiError } from "../domain/errors.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
+import { badHttpRequest, errorBody, expectationFailed, headersTooLarge, requestTimeout } from "./errors.js";
 
 /**
  * Limits the HTTP server enforces before a request reaches the app: how large its head may be, and how long a
@@ -41,7 +36,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 
 /** A whole HTTP response carrying the service's error object, for answers written straight to a socket. */
 function rawErrorResponse(error: ApiError, id: string): string {
-  const json = JSON.stringify(error.toBody(id));
+  const json = JSON.stringify(errorBody(error, id));
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}`,
     "Content-Type: application/json; charset=utf-8",
@@ -91,7 +86,7 @@ function answerClientErrors(server: Server, limits: ConnectionLimits, logger: Lo
 function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): void {
   const id = requestId();
   logger.warn({ reqId: id, status: error.status }, `request refused before routing: ${error.details}`);
-  const json = JSON.stringify(error.toBody(id));
+  const json = JSON.stringify(errorBody(error, id));
   res.writeHead(error.status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(json),

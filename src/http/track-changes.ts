@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
-import { stateNotSaved } from "../domain/errors.js";
 import { requestIdOf } from "./context.js";
+import { errorBody, stateNotSaved } from "./errors.js";
 
 /** Where the app reports changes: the state writer, seen from the HTTP layer. */
 export interface ChangeSink {
@@ -40,7 +40,7 @@ export function trackChanges(sink: ChangeSink): RequestHandler {
             res.destroy();
             return;
           }
-          const body = JSON.stringify(stateNotSaved(error).toBody(requestIdOf(req)));
+          const body = JSON.stringify(errorBody(stateNotSaved(error), requestIdOf(req)));
           res.statusCode = 500;
           res.setHeader("Content-Type", "application/json; charset=utf-8");
           res.setHeader("Content-Length", Buffer.byteLength(body));

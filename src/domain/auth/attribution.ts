@@ -1,6 +1,6 @@
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
-import type { Credentials } from "./authenticate.js";
+import type { Credentials, PresentedToken } from "./authenticate.js";
 import { keySecretMatches } from "./secrets.js";
 import { tokenState } from "./token-store.js";
 
@@ -16,11 +16,8 @@ export interface Attribution {
   verified: boolean;
 }
 
-function bearer(header: string | undefined, bareAllowed: boolean): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1];
-  if (match) return match;
-  return bareAllowed && /^\S+$/.test(header.trim()) ? header.trim() : undefined;
+function tokenOf(presented: PresentedToken | undefined): string | undefined {
+  return presented !== undefined && "value" in presented ? presented.value : undefined;
 }
 
 export function attribute(registry: ProjectRegistry, credentials: Credentials): Attribution | undefined {
@@ -31,8 +28,7 @@ export function attribute(registry: ProjectRegistry, credentials: Credentials): 
     const verified = key !== undefined && key.status === "ACTIVE" && keySecretMatches(key, credentials);
     return { project: byKey, verified };
   }
-  const accessToken =
-    bearer(credentials.authorization, false) ?? bearer(credentials.serviceOAuth, true) ?? undefined;
+  const accessToken = tokenOf(credentials.bearer) ?? tokenOf(credentials.serviceOAuth);
   const byToken = accessToken === undefined ? undefined : registry.projectForToken(accessToken);
   if (!byToken || accessToken === undefined) return undefined;
   const token = byToken.tokens.find(accessToken);

@@ -3,21 +3,38 @@ import { forbidden, unauthorized } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
 import type { ApiKey } from "./api-key.js";
-import type { AuthPolicy } from "./policies.js";
 import { keySecretMatches } from "./secrets.js";
 import { type TokenRecord, tokenState } from "./token-store.js";
 
-/** The credentials a request carried, as read from its headers, and where it came from. */
+/** An access token as the transport read it from a header, or word that the header did not hold one. */
+export type PresentedToken = { value: string } | { malformed: true };
+
+/** The credentials a request carried, as the HTTP layer read them (http/credentials.ts), and where it came from. */
 export interface Credentials {
   appId?: string | undefined;
   appToken?: string | undefined;
-  /** The raw Authorization header. */
-  authorization?: string | undefined;
-  /** The raw X-Service-OAuth header. */
-  serviceOAuth?: string | undefined;
+  /** From the Authorization header. */
+  bearer?: PresentedToken | undefined;
+  /** From the X-Service-OAuth header. */
+  serviceOAuth?: PresentedToken | undefined;
   ip?: string | undefined;
   /** The X-App-Token's digest, filled in by the first comparison (see secrets.ts), so a request hashes it once. */
   appTokenDigest?: Buffer;
+}
+
+/**
+ * Which credentials an operation accepts (FIDELITY.md, "Authentication"); each row of the HTTP layer's operation
+ * table carries one.
+ */
+export interface AuthPolicy {
+  /** Tokens are accepted at all; the token endpoint itself takes the key pair only. */
+  acceptsToken: boolean;
+  /** Location retrieval also reads the token from X-Service-OAuth. */
+  acceptsServiceOAuth: boolean;
+  /** v2 operations: the key pair and the token are both required unless the project relaxes it. */
+  v2: boolean;
+  /** A token (or a key's permissions) must hold one of these scope values. */
+  scopes: readonly string[];
 }
 
 export interface AuthContext {
@@ -37,11 +54,8 @@ function verifyKeyPair(registry: ProjectRegistry, appId: string, credentials: Cr
   return { project, key };
 }
 
-/** The token from `Bearer <token>`; X-Service-OAuth may also carry it bare. */
-function bearerValue(header: string, bareAllowed: boolean): string {
-  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
-  if (match?.[1]) return match[1];
-  if (bareAllowed && /^\S+$/.test(header.trim())) return header.trim();
+function tokenValue(presented: PresentedToken): string {
+  if ("value" in presented) return presented.value;
   throw unauthorized("The access token must be sent as 'Bearer <token>'");
 }
 
@@ -114,9 +128,9 @@ export function authenticate(
 
   let tokenHeader: string | undefined;
   if (policy.acceptsToken) {
-    if (credentials.authorization !== undefined) tokenHeader = bearerValue(credentials.authorization, false);
+    if (credentials.bearer !== undefined) tokenHeader = tokenValue(credentials.bearer);
     else if (policy.acceptsServiceOAuth && credentials.serviceOAuth !== undefined)
-      tokenHeader = bearerValue(credentials.serviceOAuth, true);
+      tokenHeader = tokenValue(credentials.serviceOAuth);
   }
   const bearer = tokenHeader !== undefined ? verifyToken(registry, tokenHeader) : undefined;
 

@@ -1,9 +1,11 @@
+import { z } from "zod";
 import { v1Id } from "../../platform/ids.js";
 import type { Customer } from "../customers/customer.js";
-import type { CustomerInput } from "../customers/customer-input.js";
+import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
 import { notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
+import { metadata } from "../shared/schema-parts.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import {
   eventNotDefined,
@@ -14,13 +16,18 @@ import {
 import type { RecordedEvent } from "./event.js";
 import { metadataProblem } from "./metadata-check.js";
 
-export interface TrackEventInput {
-  event: string;
-  customer: CustomerInput;
-  referral?: { code?: string | null | undefined; referrer_id?: string | null | undefined } | null | undefined;
-  loyalty?: { code?: string | null | undefined } | null | undefined;
-  metadata?: Record<string, unknown> | null | undefined;
-}
+const optionalText = z.string().nullable().optional();
+
+/** The body of POST /v1/events. */
+export const trackEventBodySchema = z.object({
+  event: z.string().min(1).max(300),
+  customer: customerInputSchema,
+  referral: z.object({ code: optionalText, referrer_id: optionalText }).nullable().optional(),
+  loyalty: z.object({ code: optionalText }).nullable().optional(),
+  metadata: metadata.nullable().optional(),
+});
+
+export type TrackEventInput = z.output<typeof trackEventBodySchema>;
 
 /** The event object the service answers with: referral and loyalty are always null (spec, "Events"). */
 export function eventResponse(event: RecordedEvent, customer: Customer) {

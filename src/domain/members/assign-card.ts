@@ -1,10 +1,12 @@
+import { z } from "zod";
 import { v1Id } from "../../platform/ids.js";
 import type { Campaign } from "../campaigns/campaign.js";
-import type { CustomerInput } from "../customers/customer-input.js";
+import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
 import { notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { Publication } from "../publications/publication.js";
+import { metadata } from "../shared/schema-parts.js";
 import { generateCode } from "../vouchers/code-generator.js";
 import { inactiveReason } from "../vouchers/validity.js";
 import type { Voucher } from "../vouchers/voucher.js";
@@ -18,13 +20,30 @@ import {
   voucherNotActive,
 } from "./errors.js";
 
-export interface AssignCardInput {
-  customer: CustomerInput;
-  voucher?: string | null | undefined;
-  source_id?: string | null | undefined;
-  metadata?: Record<string, unknown> | null | undefined;
-  channel?: string | null | undefined;
-}
+/**
+ * The service's own examples send `customer` as a bare string too: a `cust_` id, or else a source_id. It is read
+ * as the object form it stands for.
+ */
+const customerRef = z.preprocess(
+  (value) =>
+    typeof value === "string" && value.length > 0
+      ? value.startsWith("cust_")
+        ? { id: value }
+        : { source_id: value }
+      : value,
+  customerInputSchema,
+);
+
+/** The body of POST /v1/loyalties/{campaignId}/members. */
+export const assignCardBodySchema = z.object({
+  customer: customerRef,
+  voucher: z.string().min(1).nullable().optional(),
+  source_id: z.string().nullable().optional(),
+  metadata: metadata.nullable().optional(),
+  channel: z.string().nullable().optional(),
+});
+
+export type AssignCardInput = z.output<typeof assignCardBodySchema>;
 
 export interface Assignment {
   voucher: Voucher;

@@ -1,12 +1,12 @@
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
-import { ApiError, conflict } from "../errors.js";
+import { type ApiError, apiError, conflict } from "../errors.js";
 import { Project } from "./project.js";
 import type { ProjectDocument } from "./project-document.js";
 import { DEFAULT_PROJECT_DEFAULTS, type ProjectDefaults } from "./settings.js";
 
 export function projectNotFound(id: string): ApiError {
-  return new ApiError(404, "not_found", "Resource not found", {
+  return apiError("not_found", {
     details: `Cannot find project with id ${id}`,
     resourceId: id,
     resourceType: "project",

@@ -1,10 +1,10 @@
 import type { Router } from "express";
 import { z } from "zod";
-import { faultInputSchema } from "../../domain/faults/fault-rules.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
 import { route } from "../routes.js";
 import type { ControlDeps } from "./deps.js";
+import { faultInputSchema } from "./fault-input.js";
 import { controlInput } from "./input.js";
 import { created, listOf } from "./shapes.js";
 

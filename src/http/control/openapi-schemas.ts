@@ -5,7 +5,7 @@ import { customerSchema } from "../../domain/customers/customer.js";
 import { earningRuleSchema } from "../../domain/earning-rules/earning-rule.js";
 import { recordedEventSchema } from "../../domain/events/event.js";
 import { eventSchemaSchema } from "../../domain/events/event-schema.js";
-import { FAULT_ACTIONS, faultInputSchema } from "../../domain/faults/fault-rules.js";
+import { FAULT_ACTIONS } from "../../domain/faults/fault-rules.js";
 import { incentiveSchema } from "../../domain/incentives/incentive.js";
 import { locationSchema } from "../../domain/locations/location.js";
 import { templateRequestSchema } from "../../domain/projects/create.js";
@@ -15,6 +15,7 @@ import { publicationSchema } from "../../domain/publications/publication.js";
 import { segmentSchema } from "../../domain/segments/segment.js";
 import { tierStructureSchema } from "../../domain/tiers/tier-structure.js";
 import { voucherSchema } from "../../domain/vouchers/voucher.js";
+import { faultInputSchema } from "./fault-input.js";
 
 type Schema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { routeNotFound } from "../../domain/errors.js";
+import { routeNotFound } from "../errors.js";
 import { requireAdminToken } from "./admin-token.js";
 import { clockRoutes } from "./clock.js";
 import type { ControlDeps } from "./deps.js";

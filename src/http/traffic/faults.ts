@@ -1,7 +1,19 @@
 import type { Request, Response } from "express";
-import { type Fault, faultError } from "../../domain/faults/fault-rules.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Fault } from "../../domain/faults/fault-rules.js";
 import { requestIdOf } from "../context.js";
+import { statusKey } from "../control/fault-input.js";
 import { sendError } from "../error-handler.js";
+
+/** The error a fault of action `error` answers with (the control API completed its key and message). */
+function faultError(fault: Fault): ApiError {
+  const status = fault.status ?? 500;
+  const error = fault.error ?? { key: statusKey(status), message: "Error" };
+  return new ApiError(status, error.key, error.message, {
+    ...(error.details !== undefined && { details: error.details }),
+    headers: fault.headers,
+  });
+}
 
 /**
  * Cuts the operation's answer off half-way: the status line, the headers (with the full Content-Length) and half

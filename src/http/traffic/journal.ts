@@ -1,11 +1,11 @@
 import type { Request, Response } from "express";
 import type { JournalEntry, JournalRecord } from "../../domain/journal/journal.js";
-import { redactBody, redactHeaders } from "../../domain/journal/redact.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 import { sentJson } from "../json-response.js";
+import { redactBody, redactHeaders } from "./redact.js";
 
 /**
  * The most of a body the journal keeps: the raw text of an unparsed body is cut here, and a body (or answer)

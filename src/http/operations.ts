@@ -1,0 +1,155 @@
+import { z } from "zod";
+import type { AuthContext, AuthPolicy } from "../domain/auth/authenticate.js";
+import { issueToken } from "../domain/auth/tokens.js";
+import { eventResponse, trackEvent, trackEventBodySchema } from "../domain/events/track-event.js";
+import { deleteIncentive } from "../domain/incentives/delete-incentive.js";
+import { assignCard, assignCardBodySchema } from "../domain/members/assign-card.js";
+import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { hexId } from "../domain/shared/schema-parts.js";
+import { createTier, createTierBodySchema } from "../domain/tiers/create-tier.js";
+import { voucherResponse } from "../domain/vouchers/voucher-view.js";
+
+/**
+ * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers
+ * (http/v1/router.ts, http/v2/router.ts), authentication, the auth-matrix test, the generated-input (fuzz) targets
+ * and the benchmark scenarios all read this table, so adding an operation is one row here, one use case in the
+ * domain, its fixtures and its tests (test/operation-table.test.ts fails until every consumer knows the row).
+ *
+ * | name            | method | path                                        | credentials (FIDELITY "Authentication")   | scopes          |
+ * | --------------- | ------ | ------------------------------------------- | ----------------------------------------- | --------------- |
+ * | generateToken   | POST   | /v1/oauth/token                             | key pair only; form body                  | -               |
+ * | addMember       | POST   | /v1/loyalties/{campaignId}/members          | key pair or token                         | api, loyalties  |
+ * | getLocation     | GET    | /v1/locations/{locationId}                  | key pair, token, or X-Service-OAuth       | api, locations  |
+ * | trackEvent      | POST   | /v1/events                                  | key pair or token                         | api, events     |
+ * | createTier      | POST   | /v2/loyalties/tier-structures/{id}/tiers    | v2: token and key pair (strict) or either | api, loyalties  |
+ * | deleteIncentive | DELETE | /v2/loyalties/incentives/{id}               | v2: token and key pair (strict) or either | api, loyalties  |
+ */
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/** How the operation reads a body: JSON (415 for another type), a form (the token endpoint), or none at all. */
+export type BodyKind = "json" | "form" | "none";
+
+/** What a handler has once the request is authenticated and its input parsed. */
+export interface Call<Input> {
+  registry: ProjectRegistry;
+  auth: AuthContext;
+  input: Input;
+}
+
+export interface OperationRow<Input> {
+  method: HttpMethod;
+  /** The path as the contract writes it, `{name}` for a parameter. */
+  path: string;
+  auth: AuthPolicy;
+  body: BodyKind;
+  /**
+   * Parses `{ params, body }` once, at the edge (400 invalid_payload with the property in `details`). Absent where
+   * there is nothing to check beyond the path: the operation then gets the raw params and body.
+   */
+  input?: z.ZodType<Input>;
+  /** The use case and the response shaper: what the handler answers with on success. */
+  run(call: Call<Input>): unknown;
+}
+
+export type Operation = OperationRow<unknown> & { name: OperationName };
+
+/** Rows are typed one by one, so that each row's input schema and use case agree. */
+function row<Input>(definition: OperationRow<Input>): OperationRow<Input> {
+  return definition;
+}
+
+/** Most operations accept a token too; the token endpoint takes the key pair only. */
+function auth(scopes: readonly string[], extra: Partial<AuthPolicy> = {}): AuthPolicy {
+  return { acceptsToken: true, acceptsServiceOAuth: false, v2: false, scopes, ...extra };
+}
+
+interface RawInput {
+  params: Record<string, string>;
+  body: unknown;
+}
+
+const TABLE = {
+  generateToken: row<RawInput>({
+    method: "POST",
+    path: "/v1/oauth/token",
+    auth: auth([], { acceptsToken: false }),
+    // The form's fields are judged by issueToken in the service's order (grant_type before scope), not here.
+    body: "form",
+    run: ({ registry, auth: { project, key }, input }) => {
+      if (!key) throw new Error("token endpoint reached without a key pair");
+      return issueToken(registry, project, key, (input.body ?? {}) as Record<string, unknown>);
+    },
+  }),
+  addMember: row({
+    method: "POST",
+    path: "/v1/loyalties/{campaignId}/members",
+    auth: auth(["api", "loyalties"]),
+    body: "json",
+    input: z.object({ params: z.object({ campaignId: z.string().min(1) }), body: assignCardBodySchema }),
+    run: ({ auth: { project }, input }) =>
+      voucherResponse(assignCard(project, input.params.campaignId, input.body).voucher),
+  }),
+  getLocation: row<RawInput>({
+    method: "GET",
+    path: "/v1/locations/{locationId}",
+    auth: auth(["api", "locations"], { acceptsServiceOAuth: true }),
+    body: "none",
+    run: ({ auth: { project }, input }) => project.locations.get(String(input.params.locationId)),
+  }),
+  trackEvent: row({
+    method: "POST",
+    path: "/v1/events",
+    auth: auth(["api", "events"]),
+    body: "json",
+    input: z.object({ params: z.object({}), body: trackEventBodySchema }),
+    run: ({ auth: { project }, input }) => {
+      const { event, customer } = trackEvent(project, input.body);
+      return eventResponse(event, customer);
+    },
+  }),
+  createTier: row({
+    method: "POST",
+    path: "/v2/loyalties/tier-structures/{id}/tiers",
+    auth: auth(["api", "loyalties"], { v2: true }),
+    body: "json",
+    // The structure id is not checked for shape: any unknown id is the structure's 404 (FIDELITY order).
+    input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
+    run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
+  }),
+  deleteIncentive: row({
+    method: "DELETE",
+    path: "/v2/loyalties/incentives/{id}",
+    auth: auth(["api", "loyalties"], { v2: true }),
+    // The spec says DELETE has no body; one sent anyway is read like any JSON body (415 in another type) and
+    // otherwise ignored, as FIDELITY.md's "Wrong content type" rule asks of every operation.
+    body: "json",
+    // The id must match the contract's pattern before it is looked up (400, not 404).
+    input: z.object({ params: z.object({ id: hexId("linc") }) }),
+    run: ({ auth: { project }, input }) => deleteIncentive(project, input.params.id),
+  }),
+} as const;
+
+export type OperationName = keyof typeof TABLE;
+
+/** The table, in the order above, each row carrying its name. */
+export const OPERATIONS: readonly Operation[] = Object.entries(TABLE).map(([name, definition]) => ({
+  ...definition,
+  name: name as OperationName,
+}));
+
+export function operation(name: OperationName): Operation {
+  const found = OPERATIONS.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no operation ${name}`);
+  return found;
+}
+
+/** The API version a row belongs to, from its path: `v1` or `v2`. */
+export function versionOf(row: Pick<Operation, "path">): string {
+  return row.path.split("/")[1] ?? "";
+}
+
+/** The path as Express writes it: `{campaignId}` becomes `:campaignId`. */
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
