@@ -1,6 +1,11 @@
 import { digestsEqual, secretDigest } from "../../platform/secure-compare.js";
 import type { ApiKey } from "./api-key.js";
-import type { Credentials } from "./authenticate.js";
+
+/** The part of a request's credentials a secret comparison reads, and where it keeps the presented digest. */
+export interface PresentedSecret {
+  appToken?: string | undefined;
+  appTokenDigest?: Buffer;
+}
 
 /**
  * Key secrets are compared digest to digest (platform/secure-compare.ts). A key's digest is made once per secret
@@ -24,7 +29,7 @@ function storedDigest(key: ApiKey): Buffer {
  * The presented secret's digest, made once per request's credentials: the request is attributed to its project
  * (journal, faults, rate limit) and then authenticated, and both compare the same secret.
  */
-function presentedDigest(credentials: Credentials, secret: string): Buffer {
+function presentedDigest(credentials: PresentedSecret, secret: string): Buffer {
   credentials.appTokenDigest ??= secretDigest(secret);
   return credentials.appTokenDigest;
 }
@@ -33,7 +38,7 @@ function presentedDigest(credentials: Credentials, secret: string): Buffer {
  * Whether the request's X-App-Token is `key`'s secret, in constant time. Without a key (an unknown app id) the
  * same work is done against a dummy, so the answer takes as long as for a wrong secret.
  */
-export function keySecretMatches(key: ApiKey | undefined, credentials: Credentials): boolean {
+export function keySecretMatches(key: ApiKey | undefined, credentials: PresentedSecret): boolean {
   if (credentials.appToken === undefined) return false;
   const presented = presentedDigest(credentials, credentials.appToken);
   const matches = digestsEqual(key === undefined ? DUMMY_DIGEST : storedDigest(key), presented);
