@@ -1,4 +1,5 @@
 import type { Request } from "autocannon";
+import type { OperationName } from "../src/http/operations.js";
 import {
   BENCH_CAMPAIGN,
   BENCH_EVENT,
@@ -15,6 +16,8 @@ import {
  */
 export interface Scenario {
   name: string;
+  /** The row of the operation table it measures; every row has a scenario (test/operation-table.test.ts). */
+  operation: OperationName;
   /** Whether the scenario consumes a pool, so the project must be reset before the next round. */
   consumes: boolean;
   requests: (context: { token: string }) => Request[];
@@ -32,6 +35,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
   return [
     {
       name: "GET location",
+      operation: "getLocation",
       consumes: false,
       requests: () => [
         { method: "GET", path: `/v1/locations/${BENCH_LOCATION}`, headers: { ...BENCH_KEYS } },
@@ -39,6 +43,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
     },
     {
       name: "POST token",
+      operation: "generateToken",
       consumes: true,
       requests: () => [
         {
@@ -51,6 +56,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
     },
     {
       name: "POST members",
+      operation: "addMember",
       consumes: true,
       requests: () => {
         const next = counter();
@@ -69,6 +75,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
     },
     {
       name: "POST events",
+      operation: "trackEvent",
       consumes: true,
       requests: () => {
         const next = counter();
@@ -91,6 +98,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
     },
     {
       name: "POST tier",
+      operation: "createTier",
       consumes: true,
       requests: ({ token }) => {
         const next = counter();
@@ -122,6 +130,7 @@ export function scenarios(options: { tierStructures: number; incentives: number 
     },
     {
       name: "DELETE incentive",
+      operation: "deleteIncentive",
       consumes: true,
       requests: ({ token }) => {
         const next = counter();

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { OPERATIONS, type OperationName, operation } from "../../src/http/operations.js";
 import type { RawRequest } from "../helpers/raw-http.js";
 import { hostileObject, hostileString } from "./json.js";
 import { eventsBody, jsonText, membersBody, tierBody, tokenForm } from "./operation-bodies.js";
@@ -76,21 +77,21 @@ function credentials(token: string, v2 = false): fc.Arbitrary<Header[]> {
   );
 }
 
+/** What a row of the operation table does not say: where its paths go and what its bodies look like. */
 interface Shape {
-  method: string;
   segments: fc.Arbitrary<string[]>;
-  contentType: string;
   body: fc.Arbitrary<string> | undefined;
-  v2?: boolean;
 }
 
-function operationCase(shape: Shape, token: string): fc.Arbitrary<OperationCase> {
+/** The method, the credentials it wants (v2 or not) and the body type come from the operation table's row. */
+function operationCase(name: OperationName, shape: Shape, token: string): fc.Arbitrary<OperationCase> {
+  const row = operation(name);
   return fc
     .record({
-      method: method(shape.method),
+      method: method(row.method),
       target: target(shape.segments),
-      credentials: credentials(token, shape.v2),
-      contentType: contentType(shape.contentType),
+      credentials: credentials(token, row.auth.v2),
+      contentType: contentType(row.body === "form" ? CONTENT_TYPES.form : CONTENT_TYPES.json),
       extra: extraHeaders,
       body:
         shape.body === undefined
@@ -110,90 +111,62 @@ function operationCase(shape: Shape, token: string): fc.Arbitrary<OperationCase>
 
 // --- the six operations -------------------------------------------------------------------------------------
 
-export function operationCases(token: string): Record<string, fc.Arbitrary<OperationCase>> {
-  return {
-    "POST /v1/oauth/token": operationCase(
-      {
-        method: "POST",
-        segments: fc.tuple(fc.constant("v1"), fc.constant("oauth"), segment(["token"])).map((s) => [...s]),
-        contentType: CONTENT_TYPES.form,
-        body: tokenForm,
-      },
-      token,
-    ),
-    "GET /v1/locations/{locationId}": operationCase(
-      {
-        method: "GET",
-        segments: fc
-          .tuple(segment(["loc_demo_circle", "loc_demo_polygon", "loc_other_circle", "loc_nope"]))
-          .map(([id]) => ["v1", "locations", id]),
-        contentType: CONTENT_TYPES.json,
-        body: undefined,
-      },
-      token,
-    ),
-    "POST /v1/loyalties/{campaignId}/members": operationCase(
-      {
-        method: "POST",
-        segments: fc
-          .tuple(
-            segment([
-              "camp_demo_loyalty",
-              "Demo Loyalty Program",
-              "camp_demo_ondemand",
-              "camp_demo_discounts",
-              "camp_nope",
-            ]),
-          )
-          .map(([id]) => ["v1", "loyalties", id, "members"]),
-        contentType: CONTENT_TYPES.json,
-        body: jsonText(membersBody),
-      },
-      token,
-    ),
-    "POST /v1/events": operationCase(
-      {
-        method: "POST",
-        segments: fc.constant(["v1", "events"]),
-        contentType: CONTENT_TYPES.json,
-        body: jsonText(eventsBody),
-      },
-      token,
-    ),
-    "POST /v2/loyalties/tier-structures/{id}/tiers": operationCase(
-      {
-        method: "POST",
-        segments: fc
-          .tuple(
-            segment(["lts_d0000000000000001", "lts_d0000000000000002", "lts_d0000000000000003", "lts_nope"]),
-          )
-          .map(([id]) => ["v2", "loyalties", "tier-structures", id, "tiers"]),
-        contentType: CONTENT_TYPES.json,
-        body: jsonText(tierBody),
-        v2: true,
-      },
-      token,
-    ),
-    "DELETE /v2/loyalties/incentives/{id}": operationCase(
-      {
-        method: "DELETE",
-        segments: fc
-          .tuple(
-            segment([
-              "linc_d0000000000000001",
-              "linc_d0000000000000002",
-              "linc_d00000000000000de",
-              "linc_d0000000000000101",
-              "linc_ffff",
-              "nope",
-            ]),
-          )
-          .map(([id]) => ["v2", "loyalties", "incentives", id]),
-        contentType: CONTENT_TYPES.json,
-        body: fc.option(jsonText(hostileObject), { nil: undefined }).map((b) => b ?? "{}"),
-        v2: true,
-      },
-      token,
-    ),
+/** One generator per row of the operation table; a row without one here does not compile. */
+export function operationCases(token: string): Record<OperationName, fc.Arbitrary<OperationCase>> {
+  const shapes: Record<OperationName, Shape> = {
+    generateToken: {
+      segments: fc.tuple(fc.constant("v1"), fc.constant("oauth"), segment(["token"])).map((s) => [...s]),
+      body: tokenForm,
+    },
+    getLocation: {
+      segments: fc
+        .tuple(segment(["loc_demo_circle", "loc_demo_polygon", "loc_other_circle", "loc_nope"]))
+        .map(([id]) => ["v1", "locations", id]),
+      body: undefined,
+    },
+    addMember: {
+      segments: fc
+        .tuple(
+          segment([
+            "camp_demo_loyalty",
+            "Demo Loyalty Program",
+            "camp_demo_ondemand",
+            "camp_demo_discounts",
+            "camp_nope",
+          ]),
+        )
+        .map(([id]) => ["v1", "loyalties", id, "members"]),
+      body: jsonText(membersBody),
+    },
+    trackEvent: {
+      segments: fc.constant(["v1", "events"]),
+      body: jsonText(eventsBody),
+    },
+    createTier: {
+      segments: fc
+        .tuple(
+          segment(["lts_d0000000000000001", "lts_d0000000000000002", "lts_d0000000000000003", "lts_nope"]),
+        )
+        .map(([id]) => ["v2", "loyalties", "tier-structures", id, "tiers"]),
+      body: jsonText(tierBody),
+    },
+    deleteIncentive: {
+      segments: fc
+        .tuple(
+          segment([
+            "linc_d0000000000000001",
+            "linc_d0000000000000002",
+            "linc_d00000000000000de",
+            "linc_d0000000000000101",
+            "linc_ffff",
+            "nope",
+          ]),
+        )
+        .map(([id]) => ["v2", "loyalties", "incentives", id]),
+      body: fc.option(jsonText(hostileObject), { nil: undefined }).map((b) => b ?? "{}"),
+    },
   };
+  return Object.fromEntries(
+    OPERATIONS.map((row) => [row.name, operationCase(row.name, shapes[row.name], token)]),
+  ) as Record<OperationName, fc.Arbitrary<OperationCase>>;
 }
