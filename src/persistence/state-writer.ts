@@ -29,6 +29,11 @@ interface Waiter {
  * Saves a changing state to one file without ever leaving it half-written, batching changes: however many
  * arrive while a save is running, the next save holds them all (group commit), so a busy server does one write
  * per disk round trip rather than one per change.
+ *
+ * Three flags drive it, each kept true to its name on every path: `#dirty` (a change no save has taken yet),
+ * `#due` (a save of those changes should start as soon as none runs) and `#timer` (armed, never a timer that has
+ * already fired: its callback clears it). A save that is running when a save falls due is followed at once by
+ * another, so nothing that falls due during a long save is dropped.
  */
 export class StateWriter {
   readonly file: string;
@@ -39,6 +44,7 @@ export class StateWriter {
   readonly #io: FileIo;
 
   #dirty = false;
+  #due = false;
   #waiters: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -64,14 +70,15 @@ export class StateWriter {
   }
 
   /**
-   * Something changed. In `interval` mode the save comes at most `intervalMs` later; later changes do not push
-   * it back, so a steady stream of changes is still saved every interval. In `always` mode it starts at once.
+   * Something changed. In `interval` mode a save holding it starts at most `intervalMs` later, or as soon as the
+   * save running then ends; later changes do not push it back, so a steady stream of changes is still saved every
+   * interval. In `always` mode it starts at once.
    */
   markDirty(): void {
     if (this.#closed) return;
     this.#dirty = true;
-    if (this.sync === "always") this.#start();
-    else this.#timer ??= setTimeout(() => this.#start(), this.intervalMs);
+    if (this.sync === "always") this.#request();
+    else this.#arm();
   }
 
   /** Something changed; resolves once a save taken after this call is on disk (rejects if that save fails). */
@@ -79,14 +86,17 @@ export class StateWriter {
     return new Promise<void>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
       this.#dirty = true;
-      this.#start();
+      this.#request();
     });
   }
 
-  /** Saves now whatever is unsaved (or the whole state, with `force`), and resolves once it is on disk. */
+  /**
+   * Saves now whatever is unsaved (or the whole state, with `force`), and resolves once it is on disk. A save
+   * already running holds every change so far: it is waited for, and followed by one more only if it failed.
+   */
   async flush(options: { force?: boolean } = {}): Promise<void> {
+    if (!options.force && !this.#dirty && this.#waiters.length === 0) await this.#running;
     if (options.force || this.#dirty || this.#waiters.length > 0) await this.commit();
-    else await this.#running;
   }
 
   /** Resolves once no save is running (a save already scheduled for later does not count). */
@@ -95,52 +105,53 @@ export class StateWriter {
   }
 
   /**
-   * The last save, then no more: changes reported afterwards are ignored. If that save fails the promise rejects
-   * with its error (the caller learns the state is not on disk) and no retry keeps the process alive.
+   * The last save, holding every change reported before this call; changes reported afterwards are ignored. If
+   * that save fails the promise rejects with its error (the caller learns the state is not on disk) and no retry
+   * keeps the process alive.
    */
   async close(): Promise<void> {
+    this.#closed = true;
     try {
       await this.flush();
     } finally {
-      this.#closed = true;
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+      this.#disarm();
     }
   }
 
-  /** Starts the save loop unless it runs; a running loop looks again for work when it ends. */
-  #start(): void {
-    if (this.#running) return;
+  /** A save falls due an interval from now, unless one is already set to: the first unsaved change sets the time. */
+  #arm(): void {
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.#request();
+    }, this.intervalMs);
+  }
+
+  #disarm(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /** A save is due now: it starts unless one runs, and a running one is followed by it. */
+  #request(): void {
+    this.#due = true;
+    if (this.#running) return;
     // Wait one turn of the event loop so that requests finishing together share the first save too.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.#loop())
-      .then((saved) => {
+      .then(() => {
         this.#running = undefined;
-        this.#afterLoop(saved);
+        // Work reported after the loop's last look (a retry made from a rejected commit, say).
+        if (this.#due) this.#request();
       });
   }
 
-  /**
-   * Work that arrived after the loop's last look: a waiter always gets a save of its own (after a failure too:
-   * each attempt answers the waiters it holds, so this cannot spin); other unsaved changes get one at once in
-   * `always` mode unless a save just failed, else within the interval.
-   */
-  #afterLoop(saved: boolean): void {
-    if (!this.#dirty) return;
-    if (this.#waiters.length > 0 || (saved && this.sync === "always")) this.#start();
-    else if (!this.#closed) this.#timer ??= setTimeout(() => this.#start(), this.intervalMs);
-  }
-
-  /**
-   * Saves, and saves again while a waiter wants it or, in `always` mode, while changes came in during the save;
-   * in `interval` mode those wait for the next interval. False when a save failed.
-   */
-  async #loop(): Promise<boolean> {
-    let first = true;
-    while (this.#dirty && (first || this.#waiters.length > 0 || this.sync === "always")) {
-      first = false;
+  /** Saves while a save is due, each holding every change made until it starts. */
+  async #loop(): Promise<void> {
+    while (this.#due) {
+      this.#due = false;
+      if (!this.#dirty) continue;
+      // This save holds every change so far, so the interval they set no longer needs to run.
+      this.#disarm();
       const waiters = this.#waiters;
       this.#waiters = [];
       this.#dirty = false;
@@ -149,13 +160,25 @@ export class StateWriter {
         this.#saves += 1;
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
-        // Nothing is dropped: the changes stay unsaved, and a later change, the interval or a flush saves them.
-        this.#dirty = true;
-        for (const waiter of waiters) waiter.reject(error);
-        this.#onError(error);
-        return false;
+        this.#failed(error, waiters);
       }
     }
-    return true;
+  }
+
+  /**
+   * Nothing is dropped: the changes stay unsaved and are tried again an interval later (in both modes), at once
+   * only for a waiter that came during the failed save and wants an answer of its own. Retrying everything at once
+   * would spin on a full disk; each attempt answers the waiters it holds, so this cannot.
+   */
+  #failed(error: unknown, waiters: Waiter[]): void {
+    this.#dirty = true;
+    this.#due = this.#waiters.length > 0;
+    if (!this.#closed) this.#arm();
+    for (const waiter of waiters) waiter.reject(error);
+    try {
+      this.#onError(error);
+    } catch {
+      // A listener that throws (a broken log destination) must not leave the writer stuck in a save forever.
+    }
   }
 }
