@@ -4,11 +4,11 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
-import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
+import { ProjectRegistry, projectDefaultsOf } from "./library.js";
 import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
 import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
@@ -89,8 +89,7 @@ function withDefaults(options: StartOptions) {
 /** Projects from the state file when there is one, from fixtures otherwise. */
 function buildRegistry(options: Resolved): { registry: ProjectRegistry; restored: boolean } {
   const clock = options.clock ?? systemClock;
-  const { tokenGraceSeconds, tokenLimit, v2AuthMode, journalSize } = options;
-  const defaults = { tokenGraceSeconds, tokenLimit, v2AuthMode, journalSize };
+  const defaults = projectDefaultsOf(options);
   const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
   if (saved && options.stateFile !== undefined) {
     const registry = new ProjectRegistry({ clock, defaults });

@@ -1,8 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { baseApp, finishApp } from "../src/http/app.js";
-import { createApp } from "../src/index.js";
+import { createApp, ProjectRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger, type LogLevel } from "../src/platform/logger.js";
 import { DEFAULTS } from "../src/settings.js";
