@@ -24,7 +24,7 @@ export const MAX_JOURNAL_SIZE = 100_000;
 export interface ProjectDefaults {
   v2AuthMode: V2AuthMode;
   tokenGraceSeconds: number;
-  /** Most live OAuth tokens a project may hold; the spec says 1000. */
+  /** Most live OAuth tokens a project may hold (the spec gives the service's cap: TOKEN_LIMIT's default). */
   tokenLimit: number;
   /** Requests each project's journal keeps (the newest); 0 keeps none. */
   journalSize: number;
