@@ -204,7 +204,7 @@ export function settingsOf(config: Config): Settings {
 }
 
 /**
- * What a server runs with when nothing is set: the table's defaults, and those of the two library options no
+ * What a server runs with when nothing is set: the table's defaults, and that of the one startServer option no
  * variable sets. Frozen, so that no caller can change them for every server after it.
  */
 export const DEFAULTS = deepFreeze({
