@@ -1,38 +1,17 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { configSchema } from "./platform/config.js";
+import { SETTINGS } from "./settings.js";
+import { type Row, rowsOf } from "./settings-table.js";
 
 /**
  * The command line of the `loyalty-mock` bin. Each flag sets one setting of the environment (README "Settings"),
- * so a flag beats the environment variable, which beats `.env`.
+ * so a flag beats the environment variable, which beats `.env`. The flags are the settings table's rows that
+ * have one.
  */
-const FLAGS = {
-  port: { env: "PORT", short: "p", value: "<port>", help: "port to listen on; 0 picks a free one (3000)" },
-  host: { env: "HOST", value: "<address>", help: "address to listen on (127.0.0.1)" },
-  fixtures: {
-    env: "FIXTURES_DIR",
-    value: "<dir>",
-    help: "folder of fixtures to serve (the embedded dataset)",
-  },
-  "state-file": { env: "STATE_FILE", value: "<file>", help: "keep every project's state in this file" },
-  "state-sync": {
-    env: "STATE_SYNC",
-    value: "<mode>",
-    help: "interval: save within STATE_SAVE_INTERVAL_MS; always: before answering",
-  },
-  "log-level": {
-    env: "LOG_LEVEL",
-    value: "<level>",
-    help: "fatal, error, warn, info, debug, trace or silent",
-  },
-  "admin-token": {
-    env: "MOCK_ADMIN_TOKEN",
-    value: "<token>",
-    help: "require this token on control API calls",
-  },
-} as const;
-
-type FlagName = keyof typeof FLAGS;
+type Flagged = Row<unknown> & { flag: NonNullable<Row<unknown>["flag"]> };
+const FLAGGED: Flagged[] = rowsOf(SETTINGS).flatMap(([, row]) =>
+  row.flag ? [{ ...row, flag: row.flag }] : [],
+);
 
 export type CommandLine =
   | { command: "help" }
@@ -47,9 +26,9 @@ export class UsageError extends Error {
 
 export function parseCommandLine(args: readonly string[]): CommandLine {
   const options = Object.fromEntries(
-    Object.entries(FLAGS).map(([name, flag]) => [
-      name,
-      { type: "string" as const, ...("short" in flag && { short: flag.short }) },
+    FLAGGED.map(({ flag }) => [
+      flag.name,
+      { type: "string" as const, ...(flag.short !== undefined && { short: flag.short }) },
     ]),
   );
   let values: Record<string, string | boolean | undefined>;
@@ -67,34 +46,43 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (values.version) return { command: "version" };
 
   const env: Record<string, string> = {};
-  for (const [name, flag] of Object.entries(FLAGS) as [FlagName, (typeof FLAGS)[FlagName]][]) {
-    const value = values[name];
+  for (const row of FLAGGED) {
+    const value = values[row.flag.name];
     if (typeof value !== "string") continue;
     // Checked here as well as with the rest of the settings, so the message names the flag the user typed.
-    const check = configSchema.shape[flag.env].safeParse(value);
+    const check = row.schema.safeParse(value);
     if (!check.success)
-      throw new UsageError(`Invalid value for --${name}: ${check.error.issues[0]?.message}`);
-    env[flag.env] = value;
+      throw new UsageError(`Invalid value for --${row.flag.name}: ${check.error.issues[0]?.message}`);
+    env[row.env] = value;
   }
   return { command: "serve", env };
 }
 
+/** A row's help line, with its default where it has one. */
+const helpOf = (row: Row<unknown>) => (row.default === undefined ? row.help : `${row.help} (${row.default})`);
+
+function flagLine(row: Flagged): string {
+  const { name, short, value } = row.flag;
+  const shortName = short === undefined ? "    " : `-${short}, `;
+  return `  ${`${shortName}--${name} ${value}`.padEnd(30)} ${helpOf(row)} [${row.env}]`;
+}
+
 export function usage(): string {
-  const lines = Object.entries(FLAGS).map(([name, flag]) => {
-    const short = "short" in flag ? `-${flag.short}, ` : "    ";
-    return `  ${`${short}--${name} ${flag.value}`.padEnd(30)} ${flag.help} [${flag.env}]`;
-  });
+  const others = rowsOf(SETTINGS).flatMap(([, row]) =>
+    row.flag ? [] : [`  ${row.env.padEnd(30)} ${helpOf(row)}`],
+  );
   return [
     "Usage: loyalty-mock [options]",
     "",
     "A local stand-in for six operations of a loyalty and promotions service.",
     "",
     "Options (each overrides its environment variable, shown in brackets, which overrides .env):",
-    ...lines,
+    ...FLAGGED.map(flagLine),
     `  ${"-h, --help".padEnd(30)} show this help`,
     `  ${"    --version".padEnd(30)} print the version`,
     "",
-    "Other settings come from the environment or .env only; README.md lists them all.",
+    'Other settings come from the environment or .env only (README.md, "Settings"):',
+    ...others,
     "",
   ].join("\n");
 }

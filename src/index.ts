@@ -3,11 +3,17 @@ export { ApiError } from "./domain/errors.js";
 export { loadProjectDocuments } from "./domain/projects/load.js";
 export type { ProjectDocument, ProjectDocumentInput } from "./domain/projects/project-document.js";
 export { projectDocumentSchema } from "./domain/projects/project-document.js";
-export { ProjectRegistry } from "./domain/projects/registry.js";
 export { exportProject, replaceProjectState } from "./domain/projects/state.js";
-export { type AppDeps, createApp } from "./http/app.js";
-export { type ConnectionLimits, createHttpServer, DEFAULT_CONNECTION_LIMITS } from "./http/http-server.js";
-export { DEFAULT_INPUT_LIMITS, type InputLimits } from "./http/input-limits.js";
+export type { ConnectionLimits } from "./http/http-server.js";
+export type { InputLimits } from "./http/input-limits.js";
+export {
+  type AppDeps,
+  createApp,
+  createHttpServer,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_INPUT_LIMITS,
+  ProjectRegistry,
+} from "./library.js";
 export { StateFileError } from "./persistence/state-file.js";
 export type { StateSyncMode } from "./persistence/state-writer.js";
 export { type Clock, ManualClock, ProjectClock, systemClock } from "./platform/clock.js";

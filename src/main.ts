@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
-import { loadDotEnv, readConfig } from "./platform/config.js";
 import { createLogger } from "./platform/logger.js";
 import { startServer } from "./server.js";
+import { loadDotEnv, readConfig, settingsOf } from "./settings.js";
 
 /**
  * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and .env (in that order of
@@ -12,39 +12,12 @@ import { startServer } from "./server.js";
  */
 async function serve(flags: Record<string, string>): Promise<void> {
   loadDotEnv();
-  const config = readConfig({ ...process.env, ...flags });
-  const logger = createLogger({ level: config.LOG_LEVEL });
-  const running = await startServer({
-    host: config.HOST,
-    port: config.PORT,
-    logger,
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    tokenGraceSeconds: config.TOKEN_GRACE_SECONDS,
-    tokenLimit: config.TOKEN_LIMIT,
-    v2AuthMode: config.V2_AUTH_MODE,
-    trustProxy: config.TRUST_PROXY,
-    journalSize: config.JOURNAL_SIZE,
-    connectionLimits: {
-      headerBytes: config.HEADER_LIMIT_BYTES,
-      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-    },
-    inputLimits: {
-      jsonDepth: config.JSON_DEPTH_LIMIT,
-      stringChars: config.STRING_LIMIT_CHARS,
-      metadataKeys: config.METADATA_KEYS_LIMIT,
-    },
-    ...(config.MOCK_ADMIN_TOKEN !== undefined && { adminToken: config.MOCK_ADMIN_TOKEN }),
-    ...(config.FIXTURES_DIR !== undefined && { fixturesDir: config.FIXTURES_DIR }),
-    ...(config.STATE_FILE !== undefined && {
-      stateFile: config.STATE_FILE,
-      stateSync: config.STATE_SYNC,
-      stateSaveIntervalMs: config.STATE_SAVE_INTERVAL_MS,
-    }),
-  });
+  const { logLevel, ...options } = settingsOf(readConfig({ ...process.env, ...flags }));
+  const logger = createLogger({ level: logLevel });
+  const running = await startServer({ ...options, logger });
   const projects = running.registry.list().map((project) => project.id);
   logger.info(
-    { url: running.url, projects, stateFile: config.STATE_FILE },
+    { url: running.url, projects, stateFile: options.stateFile },
     `loyalty-mock listening on ${running.url}`,
   );
 

@@ -4,17 +4,19 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
-import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
+import { ProjectRegistry, projectDefaultsOf } from "./library.js";
 import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
 import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
 import { silentLogger } from "./platform/logger.js";
+import { DEFAULTS } from "./settings.js";
 
+/** Each option left out (or undefined) takes its default from the settings table, src/settings.ts. */
 export interface StartOptions {
   host?: string;
   /** 0 picks a free port. */
@@ -28,23 +30,23 @@ export interface StartOptions {
    * fixtures are then not read), saved to it as the state changes and on close.
    */
   stateFile?: string;
-  /** `interval` (default): changes saved together, at most `stateSaveIntervalMs` later; `always`: before the response. */
+  /** `interval`: changes saved together, at most `stateSaveIntervalMs` later; `always`: before the response. */
   stateSync?: StateSyncMode;
-  /** Longest a change waits to be saved in `interval` mode; 1000 by default. */
+  /** Longest a change waits to be saved in `interval` mode. */
   stateSaveIntervalMs?: number;
   logger?: Logger;
   clock?: Clock;
   bodyLimit?: number;
   tokenGraceSeconds?: number;
-  /** Most live OAuth tokens per project (the spec's 1000 by default). */
+  /** Most live OAuth tokens per project. */
   tokenLimit?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
   /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
   adminToken?: string;
-  /** Requests each project's journal keeps; default 1000. */
+  /** Requests each project's journal keeps. */
   journalSize?: number;
-  /** Longest close() waits for in-flight requests before cutting their connections; 10 000 ms by default. */
+  /** Longest close() waits for in-flight requests before cutting their connections. */
   drainTimeoutMs?: number;
   /** Request head size and slow-client timeouts (README "Security and limits"). */
   connectionLimits?: Partial<ConnectionLimits>;
@@ -71,15 +73,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Projects from the state file when there is one, from fixtures otherwise. */
-function buildRegistry(options: StartOptions): { registry: ProjectRegistry; restored: boolean } {
-  const clock = options.clock ?? systemClock;
-  const defaults = {
-    ...(options.tokenGraceSeconds !== undefined && { tokenGraceSeconds: options.tokenGraceSeconds }),
-    ...(options.tokenLimit !== undefined && { tokenLimit: options.tokenLimit }),
-    ...(options.v2AuthMode !== undefined && { v2AuthMode: options.v2AuthMode }),
-    ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
+type Resolved = ReturnType<typeof withDefaults>;
+
+/** The options with what the caller left out taken from the settings table's defaults. */
+function withDefaults(options: StartOptions) {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return {
+    ...DEFAULTS,
+    ...(given as StartOptions),
+    connectionLimits: { ...DEFAULTS.connectionLimits, ...options.connectionLimits },
+    inputLimits: { ...DEFAULTS.inputLimits, ...options.inputLimits },
   };
+}
+
+/** Projects from the state file when there is one, from fixtures otherwise. */
+function buildRegistry(options: Resolved): { registry: ProjectRegistry; restored: boolean } {
+  const clock = options.clock ?? systemClock;
+  const defaults = projectDefaultsOf(options);
   const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
   if (saved && options.stateFile !== undefined) {
     const registry = new ProjectRegistry({ clock, defaults });
@@ -94,7 +104,8 @@ function buildRegistry(options: StartOptions): { registry: ProjectRegistry; rest
  * Loads the projects, builds the app and listens. Resolves once the server accepts connections. With a state
  * file that cannot be read or validated, or a folder it cannot be written to, it rejects before listening.
  */
-export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(given: StartOptions = {}): Promise<RunningServer> {
+  const options = withDefaults(given);
   const logger = options.logger ?? silentLogger;
   const { registry, restored } = buildRegistry(options);
   const stateWriter =
@@ -103,12 +114,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       : new StateWriter({
           file: options.stateFile,
           snapshot: () => serializeState(registry),
-          ...(options.stateSync !== undefined && { sync: options.stateSync }),
-          ...(options.stateSaveIntervalMs !== undefined && { intervalMs: options.stateSaveIntervalMs }),
+          sync: options.stateSync,
+          intervalMs: options.stateSaveIntervalMs,
           onError: (error) => logger.error({ err: error, file: options.stateFile }, "state file not saved"),
         });
   if (stateWriter && restored) {
-    const ignored = options.documents !== undefined || options.fixturesDir !== undefined;
+    const ignored = given.documents !== undefined || given.fixturesDir !== undefined;
     // Fixtures asked for by name but not used deserve more than an info line.
     logger[ignored ? "warn" : "info"](
       { file: stateWriter.file },
@@ -121,18 +132,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     registry,
     logger,
     ...(stateWriter && { changes: stateWriter }),
-    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
-    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
-    ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
-    ...(options.inputLimits !== undefined && { inputLimits: options.inputLimits }),
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    adminToken: options.adminToken,
+    inputLimits: options.inputLimits,
   });
-  // Loopback unless told otherwise: a demo server must not expose its keys to the network by accident.
-  const host = options.host ?? "127.0.0.1";
-  const server = createHttpServer(app, {
-    logger,
-    ...(options.connectionLimits !== undefined && { limits: options.connectionLimits }),
-  });
-  await listen(server, options.port ?? 3000, host);
+  const { host } = options;
+  const server = createHttpServer(app, { logger, limits: options.connectionLimits });
+  await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
@@ -145,7 +152,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     stateWriter,
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
-      await drain(server, options.drainTimeoutMs ?? 10_000);
+      await drain(server, options.drainTimeoutMs);
       await stateWriter?.close();
     },
   };

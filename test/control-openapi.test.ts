@@ -1,9 +1,9 @@
 import type { Router } from "express";
 import { describe, expect, it } from "vitest";
-import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { controlOpenApi } from "../src/http/control/openapi.js";
 import { controlRouter } from "../src/http/control/router.js";
 import { stateRouter } from "../src/http/control/state.js";
+import { ProjectRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { control, controlDocument, validateControl } from "./helpers/control.js";
 import { buildWorld } from "./helpers/world.js";

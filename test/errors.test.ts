@@ -7,6 +7,7 @@ import { jsonBody } from "../src/http/body.js";
 import { getInput } from "../src/http/context.js";
 import { operation } from "../src/http/operations.js";
 import { validate } from "../src/http/validate.js";
+import { DEFAULTS } from "../src/settings.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 
@@ -210,7 +211,7 @@ describe("error model for JSON bodies (probe route over the real middleware)", (
       count: z.number().int().min(0).optional(),
     }),
   });
-  const app = baseApp({});
+  const app = baseApp(DEFAULTS);
   app.post(
     "/probe",
     requireAuth(world.registry, operation("trackEvent").auth),

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, type RequestListener, type Server, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpServer } from "../src/http/http-server.js";
+import { createHttpServer } from "../src/index.js";
 import { validateAny } from "./helpers/contract.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 

@@ -1,9 +1,8 @@
 import type { Express } from "express";
 import { describe, expect, it } from "vitest";
-import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { exportProject } from "../src/domain/projects/state.js";
-import { createApp } from "../src/http/app.js";
 import type { InputLimits } from "../src/http/input-limits.js";
+import { createApp, ProjectRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { expectError, send } from "./helpers/http.js";
 import { DEMO_KEYS, defaultDocuments } from "./helpers/world.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blockKey, deleteKey, regenerateKey, unblockKey } from "../src/domain/auth/keys.js";
-import { TOKENS_PER_PROJECT } from "../src/domain/auth/token-store.js";
+import { DEFAULTS } from "../src/settings.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, OTHER_KEYS, type World } from "./helpers/world.js";
 
@@ -161,13 +161,13 @@ describe("POST /v1/oauth/token", () => {
   describe("at most 1000 unexpired tokens per project", () => {
     it("the 1001st request is 429 token_limit_reached and issues nothing; expiry frees the slots", async () => {
       const world = buildWorld();
-      for (let i = 0; i < TOKENS_PER_PROJECT; i++) await token(world);
+      for (let i = 0; i < DEFAULTS.tokenLimit; i++) await token(world);
       const res = await requestToken(world, "grant_type=client_credentials&scope=api");
       expectError(res, 429, {
         key: "token_limit_reached",
         details: "A project may hold at most 1000 unexpired OAuth tokens",
       });
-      expect(world.demo.tokens.size).toBe(TOKENS_PER_PROJECT);
+      expect(world.demo.tokens.size).toBe(DEFAULTS.tokenLimit);
       // The cap is per project.
       expect((await requestToken(world, "grant_type=client_credentials&scope=api", OTHER_KEYS)).status).toBe(
         200,

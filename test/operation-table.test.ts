@@ -4,6 +4,7 @@ import { scenarios } from "../bench/scenarios.js";
 import { baseApp, finishApp } from "../src/http/app.js";
 import { expressPath, OPERATIONS, type Operation } from "../src/http/operations.js";
 import { mountOperations } from "../src/http/routes.js";
+import { DEFAULTS } from "../src/settings.js";
 import { operationCases } from "./fuzz/operations.js";
 import { operationFor } from "./helpers/contract.js";
 import { send } from "./helpers/http.js";
@@ -26,9 +27,9 @@ function pathPattern(row: Operation): RegExp {
 
 function appWith(rows: readonly Operation[]) {
   const world = buildWorld();
-  const app = baseApp({});
-  mountOperations(app, { registry: world.registry, bodyLimit: 1024 }, rows);
-  return finishApp(app, 1024);
+  const app = baseApp(DEFAULTS);
+  mountOperations(app, { registry: world.registry, bodyLimit: DEFAULTS.bodyLimit }, rows);
+  return finishApp(app, DEFAULTS.bodyLimit);
 }
 
 describe("every row of the operation table", () => {
@@ -76,7 +77,9 @@ describe("every row of the operation table", () => {
       const row = OPERATIONS.find((candidate) => candidate.name === scenario.operation);
       if (!row) throw new Error(`scenario ${scenario.name} measures no row`);
       for (const sent of scenario.requests({ token: "t" })) {
-        const setup = sent.setupRequest as ((request: typeof sent, context: object) => typeof sent) | undefined;
+        const setup = sent.setupRequest as
+          | ((request: typeof sent, context: object) => typeof sent)
+          | undefined;
         const prepared = setup ? setup({ ...sent }, {}) : sent;
         expect(prepared?.method).toBe(row.method);
         expect(prepared?.path).toMatch(pathPattern(row));

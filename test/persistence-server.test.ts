@@ -8,6 +8,7 @@ import { trackChanges } from "../src/http/track-changes.js";
 import { StateFileError } from "../src/persistence/state-file.js";
 import { StateWriter } from "../src/persistence/state-writer.js";
 import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
+import { DEFAULTS } from "../src/settings.js";
 import { assertErrorBody } from "./helpers/contract.js";
 import { DEMO_KEYS } from "./helpers/world.js";
 
@@ -146,7 +147,12 @@ describe("startServer with a state file", () => {
 describe("change detection", () => {
   it("covers any route that may change state, including routes it knows nothing about", async () => {
     const state = { visits: 0 };
-    const writer = new StateWriter({ file, sync: "always", snapshot: () => JSON.stringify(state) });
+    const writer = new StateWriter({
+      file,
+      sync: "always",
+      intervalMs: DEFAULTS.stateSaveIntervalMs,
+      snapshot: () => JSON.stringify(state),
+    });
     const app = express();
     app.use(trackChanges(writer));
     app.get("/visits", (_req, res) => {

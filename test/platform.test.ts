@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock, ProjectClock } from "../src/platform/clock.js";
-import { ConfigError, loadDotEnv, readConfig } from "../src/platform/config.js";
 import { randomString, requestId, secretToken, v1Id, v2Id } from "../src/platform/ids.js";
 import { secureEqual } from "../src/platform/secure-compare.js";
+import { ConfigError, loadDotEnv, readConfig } from "../src/settings.js";
 
 describe("clocks", () => {
   it("a project clock follows its root and moves on its own", () => {

@@ -1,9 +1,10 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ProjectRegistry } from "../src/domain/projects/registry.js";
-import { baseApp, createApp, finishApp } from "../src/http/app.js";
+import { baseApp, finishApp } from "../src/http/app.js";
+import { createApp, ProjectRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger, type LogLevel } from "../src/platform/logger.js";
+import { DEFAULTS } from "../src/settings.js";
 import { send } from "./helpers/http.js";
 import { DEMO_KEYS, defaultDocuments } from "./helpers/world.js";
 
@@ -79,11 +80,11 @@ describe("the request log", () => {
         done();
       },
     });
-    const app = baseApp({ logger: createLogger({ level: "info", destination }) });
+    const app = baseApp({ ...DEFAULTS, logger: createLogger({ level: "info", destination }) });
     app.get("/boom", () => {
       throw new Error("secret internal detail");
     });
-    finishApp(app);
+    finishApp(app, DEFAULTS.bodyLimit);
     const res = await send(app, { method: "GET", path: "/boom" }, () => undefined);
     expect(res.status).toBe(500);
     expect(JSON.stringify(res.body)).not.toContain("secret internal detail");

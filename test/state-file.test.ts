@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKey, deleteKey } from "../src/domain/auth/keys.js";
 import { issueToken } from "../src/domain/auth/tokens.js";
-import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { exportProject } from "../src/domain/projects/state.js";
+import { ProjectRegistry } from "../src/index.js";
 import {
   readStateFile,
   restoreProjects,

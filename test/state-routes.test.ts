@@ -1,6 +1,6 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../src/http/app.js";
+import { createApp } from "../src/index.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, type World } from "./helpers/world.js";
 

@@ -195,6 +195,7 @@ it("a listener of failed saves that throws does not stop later saves", async () 
   const writer = new StateWriter({
     file,
     sync: "always",
+    intervalMs: INTERVAL,
     io: slow.io,
     snapshot: () => "saved",
     onError: () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FileIo, nodeFileIo, tempFileFor, writeFileAtomic } from "../src/persistence/atomic-write.js";
 import { StateWriter, type StateWriterOptions } from "../src/persistence/state-writer.js";
+import { DEFAULTS } from "../src/settings.js";
 
 let dir: string;
 let file: string;
@@ -21,7 +22,13 @@ const read = () => readFileSync(file, "utf8");
 /** A writer whose state is a counter: every change bumps it, every save writes it. */
 function counterWriter(options: Partial<StateWriterOptions> = {}) {
   const state = { n: 0 };
-  const writer = new StateWriter({ file, snapshot: () => String(state.n), ...options });
+  const writer = new StateWriter({
+    file,
+    snapshot: () => String(state.n),
+    sync: DEFAULTS.stateSync,
+    intervalMs: DEFAULTS.stateSaveIntervalMs,
+    ...options,
+  });
   return { state, writer };
 }
 

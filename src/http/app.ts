@@ -5,22 +5,24 @@ import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
+import type { InputLimits } from "./input-limits.js";
 import { useFastJson } from "./json-response.js";
 import { requestLog } from "./request-log.js";
 import { mountOperations } from "./routes.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-export interface AppDeps {
+/**
+ * What the app is built from. The values are the caller's to give (the entry points take them from the settings
+ * table, src/settings.ts); the library's createApp (src/library.ts) fills in what its caller leaves out.
+ */
+export interface AppConfig {
   registry: ProjectRegistry;
   logger?: Logger;
   /** Largest request body accepted, in bytes (413 above it). */
-  bodyLimit?: number;
+  bodyLimit: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
-  trustProxy?: boolean | string | number;
+  trustProxy: boolean | string | number;
   /** When set, every call of the control API (/__mock) must carry it in X-Mock-Admin-Token. */
   adminToken?: string | undefined;
   /** More control routes, mounted under /__mock behind the admin token check. */
@@ -30,18 +32,16 @@ export interface AppDeps {
   /** Largest state document `PUT /__mock/projects/{id}/state` accepts, in bytes. */
   stateBodyLimit?: number;
   /** Depth, string length and metadata size limits of every parsed body (400 past them). */
-  inputLimits?: Partial<InputLimits>;
+  inputLimits: InputLimits;
 }
 
 /**
  * Builds the emulator's Express app over a registry of projects. It never listens: the entry point, the library
  * and the tests decide where it runs.
  */
-export function createApp(deps: AppDeps): Express {
-  const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
+export function createApp(deps: AppConfig): Express {
+  const { bodyLimit } = deps;
   const app = baseApp(deps);
-  // Read by every body parser of the app (http/body.ts), rather than threaded through each router.
-  app.locals.inputLimits = { ...DEFAULT_INPUT_LIMITS, ...deps.inputLimits };
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
   const state = stateRouter({
@@ -62,12 +62,14 @@ export function createApp(deps: AppDeps): Express {
 }
 
 /** The Express app with its settings and request logging (and request ids), before any route. */
-export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
+export function baseApp(deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits">): Express {
   const app = express();
   // Headers the real service does not send and that cost time on every response.
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.set("trust proxy", deps.trustProxy ?? false);
+  app.set("trust proxy", deps.trustProxy);
+  // Read by every body parser of the app (http/body.ts), rather than threaded through each router.
+  app.locals.inputLimits = deps.inputLimits;
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
   useFastJson(app);
@@ -76,7 +78,7 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
 }
 
 /** After the routes: unknown paths become 404 and every error becomes the service's error object. */
-export function finishApp(app: Express, bodyLimit: number = DEFAULT_BODY_LIMIT): Express {
+export function finishApp(app: Express, bodyLimit: number): Express {
   app.use(unknownRoute);
   app.use(errorHandler(bodyLimit));
   return app;

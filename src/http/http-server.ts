@@ -28,12 +28,6 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headerBytes: 16_384,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-};
-
 /** A whole HTTP response carrying the service's error object, for answers written straight to a socket. */
 function rawErrorResponse(error: ApiError, id: string): string {
   const json = JSON.stringify(errorBody(error, id));
@@ -136,9 +130,9 @@ function messageClassesFor(app: RequestListener): MessageClasses {
  */
 export function createHttpServer(
   app: RequestListener,
-  options: { limits?: Partial<ConnectionLimits>; logger?: Logger } = {},
+  options: { limits: ConnectionLimits; logger?: Logger },
 ): Server {
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const { limits } = options;
   const logger = options.logger ?? silentLogger;
   const server = createServer(
     {

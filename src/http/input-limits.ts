@@ -17,8 +17,6 @@ export interface InputLimits {
   metadataKeys: number;
 }
 
-export const DEFAULT_INPUT_LIMITS: InputLimits = { jsonDepth: 32, stringChars: 65_536, metadataKeys: 256 };
-
 interface Node {
   value: unknown;
   depth: number;
@@ -88,9 +86,15 @@ export function inputLimitProblem(body: unknown, limits: InputLimits): LimitProb
   return first;
 }
 
-/** The limits of the app serving the request (createApp puts them in app.locals), else the defaults. */
+/**
+ * The limits of the app serving the request (baseApp puts them in app.locals). An app without them is a bug, not
+ * a reason to read bodies unchecked: too deep a body would overflow the stack of whatever walks it next.
+ */
 export function inputLimitsOf(req: Request): InputLimits {
-  return (req.app?.locals as { inputLimits?: InputLimits } | undefined)?.inputLimits ?? DEFAULT_INPUT_LIMITS;
+  const limits = (req.app?.locals as { inputLimits?: InputLimits } | undefined)?.inputLimits;
+  if (limits === undefined)
+    throw new Error("The app has no input limits: build it with baseApp or createApp");
+  return limits;
 }
 
 /**

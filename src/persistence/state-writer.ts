@@ -7,14 +7,12 @@ import { type FileIo, nodeFileIo, writeFileAtomic } from "./atomic-write.js";
 export const STATE_SYNC_MODES = ["interval", "always"] as const;
 export type StateSyncMode = (typeof STATE_SYNC_MODES)[number];
 
-export const DEFAULT_SAVE_INTERVAL_MS = 1000;
-
 export interface StateWriterOptions {
   file: string;
   /** The whole state as text, taken in one synchronous step so that it is consistent. */
   snapshot: () => string;
-  sync?: StateSyncMode;
-  intervalMs?: number;
+  sync: StateSyncMode;
+  intervalMs: number;
   /** A save that failed; the writer keeps the changes and tries again. */
   onError?: (error: unknown) => void;
   io?: FileIo;
@@ -53,8 +51,8 @@ export class StateWriter {
 
   constructor(options: StateWriterOptions) {
     this.file = options.file;
-    this.sync = options.sync ?? "interval";
-    this.intervalMs = options.intervalMs ?? DEFAULT_SAVE_INTERVAL_MS;
+    this.sync = options.sync;
+    this.intervalMs = options.intervalMs;
     this.#snapshot = options.snapshot;
     this.#onError = options.onError ?? (() => undefined);
     this.#io = options.io ?? nodeFileIo;

@@ -13,10 +13,10 @@ export const REDACT_PATHS = SECRET_HEADERS.map((name) => `req.headers["${name}"]
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
-export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): Logger {
+export function createLogger(options: { level: LogLevel; destination?: DestinationStream }): Logger {
   return pino(
     {
-      level: options.level ?? "info",
+      level: options.level,
       base: { service: "loyalty-mock" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },

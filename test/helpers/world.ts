@@ -6,9 +6,8 @@ import {
   type ProjectDocumentInput,
   projectDocumentSchema,
 } from "../../src/domain/projects/project-document.js";
-import { ProjectRegistry } from "../../src/domain/projects/registry.js";
 import type { ProjectDefaults } from "../../src/domain/projects/settings.js";
-import { createApp } from "../../src/http/app.js";
+import { createApp, ProjectRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../src/platform/fixtures.js";
 

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { timestamp } from "../shared/schema-parts.js";
 
 export const TOKEN_LIFETIME_SECONDS = 900;
-export const TOKENS_PER_PROJECT = 1000;
 
 export const tokenSchema = z.strictObject({
   access_token: z.string().min(16),

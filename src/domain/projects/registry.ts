@@ -3,7 +3,7 @@ import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type ApiError, apiError, conflict } from "../errors.js";
 import { Project } from "./project.js";
 import type { ProjectDocument } from "./project-document.js";
-import { DEFAULT_PROJECT_DEFAULTS, type ProjectDefaults } from "./settings.js";
+import type { ProjectDefaults } from "./settings.js";
 
 export function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
@@ -25,9 +25,10 @@ export class ProjectRegistry {
   readonly #projectByAppId = new Map<string, Project>();
   readonly #projectByToken = new Map<string, Project>();
 
-  constructor(options: { clock: Clock; defaults?: Partial<ProjectDefaults>; documents?: ProjectDocument[] }) {
+  /** `defaults`: the server-wide settings each project falls back on (the entry points take them from src/settings.ts). */
+  constructor(options: { clock: Clock; defaults: ProjectDefaults; documents?: ProjectDocument[] }) {
     this.clock = options.clock;
-    this.defaults = { ...DEFAULT_PROJECT_DEFAULTS, ...options.defaults };
+    this.defaults = { ...options.defaults };
     for (const document of options.documents ?? []) this.add(document);
   }
 

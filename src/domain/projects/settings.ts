@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { TOKENS_PER_PROJECT } from "../auth/token-store.js";
 
 /**
  * How v2 operations authenticate. `strict`: the bearer token and the key pair, all three headers, as the spec lists
@@ -21,24 +20,16 @@ export type RateLimit = z.output<typeof rateLimitSchema>;
 
 export const MAX_JOURNAL_SIZE = 100_000;
 
-/** Server-wide defaults; a project's own settings override them one by one. */
+/** Server-wide settings; a project's own settings override them one by one. */
 export interface ProjectDefaults {
   v2AuthMode: V2AuthMode;
   tokenGraceSeconds: number;
-  /** Most live OAuth tokens a project may hold; the spec says 1000. */
+  /** Most live OAuth tokens a project may hold (the spec gives the service's cap: TOKEN_LIMIT's default). */
   tokenLimit: number;
   /** Requests each project's journal keeps (the newest); 0 keeps none. */
   journalSize: number;
   rateLimit: RateLimit | null;
 }
-
-export const DEFAULT_PROJECT_DEFAULTS: ProjectDefaults = {
-  v2AuthMode: "strict",
-  tokenGraceSeconds: 60,
-  tokenLimit: TOKENS_PER_PROJECT,
-  journalSize: 1000,
-  rateLimit: null,
-};
 
 export const projectSettingsSchema = z.strictObject({
   v2_auth_mode: z.enum(V2_AUTH_MODES).optional(),

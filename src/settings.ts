@@ -1,0 +1,219 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
+import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
+import { deepFreeze } from "./platform/deep-freeze.js";
+import type { LogLevel } from "./platform/logger.js";
+import {
+  optionsFrom,
+  readRows,
+  type SettingsTable,
+  type TableConfig,
+  type TableSettings,
+} from "./settings-table.js";
+
+const LOG_LEVELS = [
+  "fatal",
+  "error",
+  "warn",
+  "info",
+  "debug",
+  "trace",
+  "silent",
+] as const satisfies LogLevel[];
+
+/** "true"/"false", a hop count, or Express's own names and address lists ("loopback", "10.0.0.0/8"). */
+const trustProxy = z.string().transform((value): boolean | number | string => {
+  if (value === "true") return true;
+  if (value === "false" || value === "") return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+});
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * Every setting of the server, one row each, keyed by the startServer option it fills: its environment variable,
+ * its flag (where the command line has one), its help line, how its text is read and checked, and its default (a
+ * row without one is unset unless given). The command line, `main`, startServer's and the library's defaults
+ * all come from here; README "Settings" and .env.example list the same (a test holds them to it).
+ */
+export const SETTINGS = {
+  // Loopback unless told otherwise: a demo server must not expose its keys to the network by accident.
+  host: {
+    env: "HOST",
+    flag: { name: "host", value: "<address>" },
+    help: "address to listen on",
+    schema: z.string().min(1),
+    default: "127.0.0.1",
+  },
+  port: {
+    env: "PORT",
+    flag: { name: "port", short: "p", value: "<port>" },
+    help: "port to listen on; 0 picks a free one",
+    schema: int(0, 65_535),
+    default: 3000,
+  },
+  fixturesDir: {
+    env: "FIXTURES_DIR",
+    flag: { name: "fixtures", value: "<dir>" },
+    help: "folder of fixtures to serve instead of the embedded dataset",
+    schema: z.string().min(1),
+  },
+  // No startServer option: main makes the logger (startServer's `logger`) at this level.
+  logLevel: {
+    env: "LOG_LEVEL",
+    flag: { name: "log-level", value: "<level>" },
+    help: "fatal, error, warn, info, debug, trace or silent",
+    schema: z.enum(LOG_LEVELS),
+    default: "info",
+  },
+  bodyLimit: {
+    env: "BODY_LIMIT_BYTES",
+    help: "largest request body, in bytes; 413 above it",
+    schema: int(1, Number.MAX_SAFE_INTEGER),
+    default: 1024 * 1024,
+  },
+  tokenGraceSeconds: {
+    env: "TOKEN_GRACE_SECONDS",
+    help: "seconds a blocked or deleted key's tokens keep working",
+    schema: int(0, 86_400),
+    default: 60,
+  },
+  // The service's own cap; raised only for load tests.
+  tokenLimit: {
+    env: "TOKEN_LIMIT",
+    help: "most live OAuth tokens per project",
+    schema: int(1, 1_000_000_000),
+    default: 1000,
+  },
+  // The spec lists all three headers for v2; `either` is the later public description.
+  v2AuthMode: {
+    env: "V2_AUTH_MODE",
+    help: "strict: v2 needs the bearer token and the key pair; either: one of them",
+    schema: z.enum(V2_AUTH_MODES),
+    default: "strict",
+  },
+  trustProxy: {
+    env: "TRUST_PROXY",
+    help: 'Express "trust proxy": whose X-Forwarded-For IP allow-lists believe',
+    schema: trustProxy,
+    default: false,
+  },
+  adminToken: {
+    env: "MOCK_ADMIN_TOKEN",
+    flag: { name: "admin-token", value: "<token>" },
+    help: "require this token (X-Mock-Admin-Token) on control API calls",
+    schema: z.string().min(1),
+  },
+  journalSize: {
+    env: "JOURNAL_SIZE",
+    help: "requests each project's journal keeps; 0 turns it off",
+    schema: int(0, MAX_JOURNAL_SIZE),
+    default: 1000,
+  },
+  stateFile: {
+    env: "STATE_FILE",
+    flag: { name: "state-file", value: "<file>" },
+    help: "keep every project's state in this file",
+    schema: z.string().min(1),
+  },
+  stateSync: {
+    env: "STATE_SYNC",
+    flag: { name: "state-sync", value: "<mode>" },
+    help: "interval: save within STATE_SAVE_INTERVAL_MS; always: before answering",
+    schema: z.enum(STATE_SYNC_MODES),
+    default: "interval",
+  },
+  stateSaveIntervalMs: {
+    env: "STATE_SAVE_INTERVAL_MS",
+    help: "in interval mode, the longest a change waits to be saved",
+    schema: int(0, 3_600_000),
+    default: 1000,
+  },
+  // Limits (README "Security and limits"): each refuses with the service's error object past it.
+  "connectionLimits.headerBytes": {
+    env: "HEADER_LIMIT_BYTES",
+    help: "largest request head (request line and headers), in bytes; 431 above it",
+    schema: int(1024, 1_048_576),
+    default: 16_384,
+  },
+  "connectionLimits.headersTimeoutMs": {
+    env: "HEADERS_TIMEOUT_MS",
+    help: "longest a client may take to send a request's head; 408 after it",
+    schema: int(100, 3_600_000),
+    default: 10_000,
+  },
+  "connectionLimits.requestTimeoutMs": {
+    env: "REQUEST_TIMEOUT_MS",
+    help: "longest a client may take to send a whole request; 408 after it",
+    schema: int(100, 3_600_000),
+    default: 30_000,
+  },
+  "inputLimits.jsonDepth": {
+    env: "JSON_DEPTH_LIMIT",
+    help: "deepest nesting of objects and arrays in a JSON body; 400 past it",
+    schema: int(2, 1000),
+    default: 32,
+  },
+  "inputLimits.stringChars": {
+    env: "STRING_LIMIT_CHARS",
+    help: "longest string in a body, property names included, in characters; 400 past it",
+    schema: int(1, 100_000_000),
+    default: 65_536,
+  },
+  "inputLimits.metadataKeys": {
+    env: "METADATA_KEYS_LIMIT",
+    help: "most properties of a metadata object; 400 past it",
+    schema: int(1, 1_000_000),
+    default: 256,
+  },
+} as const satisfies SettingsTable;
+
+/** The settings by environment variable name, as read and checked. */
+export type Config = TableConfig<typeof SETTINGS>;
+/** The settings by option, grouped as startServer takes them. */
+export type Settings = TableSettings<typeof SETTINGS>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Node refuses a server whose head timeout is longer than its request timeout. */
+function timeoutsInOrder(config: Config): string | undefined {
+  const head = SETTINGS["connectionLimits.headersTimeoutMs"].env;
+  const whole = SETTINGS["connectionLimits.requestTimeoutMs"].env;
+  if (config[head] <= config[whole]) return undefined;
+  return `${head}: must not be longer than ${whole}`;
+}
+
+/**
+ * Reads the settings from environment variables, an empty one counting as unset, refusing a bad value with the
+ * variable's name rather than starting half-configured.
+ */
+export function readConfig(env: NodeJS.ProcessEnv): Config {
+  const { config, problems } = readRows(SETTINGS, env);
+  if (problems.length > 0) throw new ConfigError(`Invalid settings: ${problems.join("; ")}`);
+  const problem = timeoutsInOrder(config as Config);
+  if (problem) throw new ConfigError(`Invalid settings: ${problem}`);
+  return config as Config;
+}
+
+/** The same settings under their option names, with the limits grouped as startServer takes them. */
+export function settingsOf(config: Config): Settings {
+  return optionsFrom(SETTINGS, config) as Settings;
+}
+
+/**
+ * What a server runs with when nothing is set: the table's defaults, and that of the one startServer option no
+ * variable sets. Frozen, so that no caller can change them for every server after it.
+ */
+export const DEFAULTS = deepFreeze({
+  ...settingsOf(readConfig({})),
+  /** Longest close() waits for in-flight requests before cutting their connections. */
+  drainTimeoutMs: 10_000,
+});
+
+/** Loads `.env` from the working directory when there is one; variables already set win over the file. */
+export function loadDotEnv(file = ".env"): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
