@@ -1,6 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
+/**
+ * `npm test`: the whole behaviour suite, fast. What is slow by nature (processes spawned, the soak, thousands of
+ * generated cases) is in test/slow/ and vitest.slow.config.ts (`npm run test:slow`).
+ */
 export default defineConfig({
   // The README's example test imports the package by its name; here that is the source.
   resolve: {
@@ -10,6 +14,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, "test/slow/**"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,

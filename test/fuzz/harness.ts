@@ -17,8 +17,11 @@ import { markState, type StateMark, unchangedSince } from "./state-mark.js";
  * state after a success and putting the baseline back stay cheap.
  */
 
-/** Cases per property: FUZZ_RUNS, or the CI setting. FUZZ_SEED replays a run (fast-check prints the seed). */
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+/**
+ * Cases per property: FUZZ_RUNS, else a few hundred for `npm test`; `npm run test:slow` runs 2000. FUZZ_SEED replays
+ * a run (fast-check prints the seed).
+ */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261120);
 /** Generous: a long local run (FUZZ_RUNS=100000) takes a while. */
 export const FUZZ_TIMEOUT_MS = Math.max(240_000, FUZZ_RUNS * 150);
