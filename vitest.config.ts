@@ -18,5 +18,9 @@ export default defineConfig({
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Files share a worker's modules instead of importing express, zod and ajv again each: no module of src or
+    // test keeps state a file could see from another (every test builds its own world), and the files that
+    // change process-wide things (the environment, fake timers, process listeners) put them back.
+    isolate: false,
   },
 });
