@@ -1,6 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
+/**
+ * `npm test`: the whole behaviour suite, fast. What is slow by nature (processes spawned, the soak, thousands of
+ * generated cases) is in test/slow/ and vitest.slow.config.ts (`npm run test:slow`).
+ */
 export default defineConfig({
   // The README's example test imports the package by its name; here that is the source.
   resolve: {
@@ -10,8 +14,13 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, "test/slow/**"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Files share a worker's modules instead of importing express, zod and ajv again each: no module of src or
+    // test keeps state a file could see from another (every test builds its own world), and the files that
+    // change process-wide things (the environment, fake timers, process listeners) put them back.
+    isolate: false,
   },
 });

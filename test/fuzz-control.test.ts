@@ -64,13 +64,13 @@ describe(`generated input for the control API (${RUNS} cases)`, () => {
       const statuses = new Map<string, number>();
       await fc.assert(
         fc.asyncProperty(controlCases(demoState), async ({ request }: ControlCase) => {
-          const before = fuzz.world.snapshot();
+          const before = fuzz.world.mark();
           const { response } = await sendCase(fuzz.world, request, fuzz.uncaught);
           const label = `${request.method} ${response.status} ${(response.body as { key?: string })?.key ?? ""}`;
           statuses.set(label, (statuses.get(label) ?? 0) + 1);
           if (response.status === 201 && /^\/__mock\/projects\/demo\/faults$/.test(request.target))
             await playsAsDeclared(response.body as CreatedFault);
-          if (fuzz.world.snapshot() !== before || (response.status < 400 && request.method !== "GET"))
+          if (!fuzz.world.unchangedSince(before) || (response.status < 400 && request.method !== "GET"))
             fuzz.world.restore();
           if (++count % 250 === 0) await stillServing(fuzz.world);
         }),

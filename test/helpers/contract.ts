@@ -1,6 +1,8 @@
-// Validates HTTP responses against the schemas-only copy of the public contract
-// (contract/six-operations.schemas.json, built by scripts/build-contract.mjs).
+// Validates HTTP responses against the public contract, read at test time from the shared folder beside the
+// repository: it is the vendor's document (MIT), so the repository keeps no copy of it.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -26,10 +28,30 @@ interface ContractDocument {
   };
 }
 
-const CONTRACT_URL = new URL("../../contract/six-operations.schemas.json", import.meta.url);
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const DEFAULT_CONTRACT_FILE = "../shared/contract/six-operations.openapi.json";
 
-/** The parsed schemas-only contract document. */
-export const contract: ContractDocument = JSON.parse(readFileSync(CONTRACT_URL, "utf8")) as ContractDocument;
+/** Where the contract is read from: CONTRACT_FILE, or the shared folder; either relative to the repository root. */
+export function contractPath(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(REPO_ROOT, env.CONTRACT_FILE || DEFAULT_CONTRACT_FILE);
+}
+
+/** Reads and parses the contract; a missing or unreadable file fails naming the path and how to point elsewhere. */
+export function loadContract(path: string = contractPath()): ContractDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(
+      `contract: cannot read the OpenAPI contract at ${path} (${(error as NodeJS.ErrnoException).code ?? error}). ` +
+        "Tests read it from shared/contract/ beside the repository; set CONTRACT_FILE to its path otherwise.",
+    );
+  }
+  return JSON.parse(text) as ContractDocument;
+}
+
+/** The parsed contract document. */
+export const contract: ContractDocument = loadContract();
 
 const SCHEMA_ID = "contract";
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateAny } from "./helpers/contract.js";
-import { build, freePort, killGroup, launch, type Started, waitForHttp } from "./helpers/process.js";
+import { validateAny } from "../helpers/contract.js";
+import { build, freePort, killGroup, launch, type Started, waitForHttp } from "../helpers/process.js";
 
 const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
 

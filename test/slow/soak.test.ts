@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectGarbage, soak } from "../bench/soak-traffic.js";
-import { exportProject } from "../src/domain/projects/state.js";
-import { type RunningServer, startServer } from "../src/server.js";
+import { collectGarbage, soak } from "../../bench/soak-traffic.js";
+import { exportProject } from "../../src/domain/projects/state.js";
+import { type RunningServer, startServer } from "../../src/server.js";
 
 /**
  * The short CI version of `npm run soak` (README "Security and limits"): a mixed stream of 30 000 requests against

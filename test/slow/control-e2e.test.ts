@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, type Started } from "./helpers/process.js";
+import { build, freePort, killGroup, launch, type Started } from "../helpers/process.js";
 
 const ADMIN = { "X-Mock-Admin-Token": "ci-admin-secret" };
 

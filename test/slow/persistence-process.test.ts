@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "./helpers/process.js";
+import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "../helpers/process.js";
 
 const MAIN = join(ROOT, "dist", "main.js");
 const DEMO = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
