@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import fc from "fast-check";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plainJsonLength } from "../src/http/json-body-reader.js";
+import { plainJsonLength } from "../src/http/fast/json-reader.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { validateAny } from "./helpers/contract.js";

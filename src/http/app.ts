@@ -6,7 +6,7 @@ import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
-import { useFastJson } from "./json-response.js";
+import { useJsonAnswers } from "./json-response.js";
 import { requestLog } from "./request-log.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
@@ -72,7 +72,7 @@ export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
   app.set("trust proxy", deps.trustProxy ?? false);
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
-  useFastJson(app);
+  useJsonAnswers(app);
   app.use(requestLog(deps.logger ?? silentLogger));
   return app;
 }
