@@ -6,6 +6,7 @@ export { projectDocumentSchema } from "./domain/projects/project-document.js";
 export { ProjectRegistry } from "./domain/projects/registry.js";
 export { exportProject, replaceProjectState } from "./domain/projects/state.js";
 export { type AppDeps, createApp } from "./http/app.js";
+export type { SpeedTrick, SpeedTricks } from "./http/fast/index.js";
 export { type ConnectionLimits, createHttpServer, DEFAULT_CONNECTION_LIMITS } from "./http/http-server.js";
 export { DEFAULT_INPUT_LIMITS, type InputLimits } from "./http/input-limits.js";
 export { StateFileError } from "./persistence/state-file.js";

@@ -7,6 +7,7 @@ import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
 import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
@@ -50,6 +51,8 @@ export interface StartOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** JSON depth, string length and metadata size limits of request bodies. */
   inputLimits?: Partial<InputLimits>;
+  /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
+  speedTricks?: SpeedTricks;
 }
 
 export interface RunningServer {
@@ -125,6 +128,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
     ...(options.inputLimits !== undefined && { inputLimits: options.inputLimits }),
+    ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   // Loopback unless told otherwise: a demo server must not expose its keys to the network by accident.
   const host = options.host ?? "127.0.0.1";

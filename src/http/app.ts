@@ -5,6 +5,7 @@ import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.js";
 import { useJsonAnswers } from "./json-response.js";
 import { requestLog } from "./request-log.js";
@@ -32,6 +33,8 @@ export interface AppDeps {
   stateBodyLimit?: number;
   /** Depth, string length and metadata size limits of every parsed body (400 past them). */
   inputLimits?: Partial<InputLimits>;
+  /** Speed tricks to switch off (`{ jsonReader: false }`); all run by default. See http/fast/README.md. */
+  speedTricks?: SpeedTricks;
 }
 
 /**
@@ -64,8 +67,9 @@ export function createApp(deps: AppDeps): Express {
 }
 
 /** The Express app with its settings and request logging (and request ids), before any route. */
-export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy">): Express {
+export function baseApp(deps: Pick<AppDeps, "logger" | "trustProxy" | "speedTricks">): Express {
   const app = express();
+  chooseSpeedTricks(app, deps.speedTricks);
   // Headers the real service does not send and that cost time on every response.
   app.disable("x-powered-by");
   app.set("etag", false);

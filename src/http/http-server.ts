@@ -106,7 +106,8 @@ function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): vo
  * The node:http server the app runs on, with the connection limits and with every answer Node would give on
  * its own (bad HTTP, too large a head, too slow a client, a missing Host, an Expect it cannot meet, CONNECT) in
  * the service's error object. The app itself never listens (see createApp); the entry points call this. An
- * Express app's requests and responses are built on the app's prototypes, a speed trick (http/fast/README.md).
+ * Express app's requests and responses are built on the app's prototypes, a speed trick (http/fast/README.md)
+ * that an app made by createApp with `speedTricks: { prototypes: false }` does without.
  */
 export function createHttpServer(
   app: RequestListener,

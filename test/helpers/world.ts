@@ -9,6 +9,7 @@ import {
 import { ProjectRegistry } from "../../src/domain/projects/registry.js";
 import type { ProjectDefaults } from "../../src/domain/projects/settings.js";
 import { createApp } from "../../src/http/app.js";
+import type { SpeedTricks } from "../../src/http/fast/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../src/platform/fixtures.js";
 
@@ -30,7 +31,12 @@ export interface World {
 
 /** A fresh server world over the default fixtures, with a clock that moves only when the test moves it. */
 export function buildWorld(
-  options: { defaults?: Partial<ProjectDefaults>; bodyLimit?: number; adminToken?: string } = {},
+  options: {
+    defaults?: Partial<ProjectDefaults>;
+    bodyLimit?: number;
+    adminToken?: string;
+    speedTricks?: SpeedTricks;
+  } = {},
 ): World {
   const clock = new ManualClock("2026-11-20T10:00:00.000Z");
   const registry = new ProjectRegistry({
@@ -42,6 +48,7 @@ export function buildWorld(
     registry,
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   return { clock, registry, app, demo: registry.get("demo"), other: registry.get("other") };
 }
