@@ -7,7 +7,8 @@ import { SPEED_TRICKS, type SpeedTrick } from "../src/http/fast/index.js";
 import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
-import { scenarios } from "./scenarios.js";
+import { othersCpu, waitForQuiet } from "./quiet.js";
+import { type Scenario, scenarios } from "./scenarios.js";
 import { ROOT, type RunningTarget, startProcess } from "./targets.js";
 
 /**
@@ -26,11 +27,19 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     /** Tricks to measure switched off, comma-separated; all by default. */
     off: { type: "string", default: SPEED_TRICKS.join(",") },
+    /** A measurement waits until the rest of the machine takes less than this share of a core... */
+    quiet: { type: "string", default: "0.1" },
+    /** ...for at most this many seconds, and is repeated (up to --retries times) if it took more meanwhile. */
+    "max-wait": { type: "string", default: "120" },
+    retries: { type: "string", default: "3" },
   },
 });
 const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
+const quiet = Number(args.quiet);
+const maxWaitMs = Number(args["max-wait"]) * 1000;
+const retries = Number(args.retries);
 const measured = args.off.split(",").filter((name) => name !== "") as SpeedTrick[];
 for (const name of measured)
   if (!SPEED_TRICKS.includes(name))
@@ -49,6 +58,29 @@ interface Result {
   cpuVsAllOn: number | undefined;
   errors: number;
   cpuUsRounds: (number | undefined)[];
+  /** The share of a core the rest of the machine took during each round's measurement. */
+  othersRounds: (number | undefined)[];
+}
+
+type Sample = Measurement & { others: number | undefined };
+
+/**
+ * One measurement of a scenario on a target, in a quiet moment (bench/quiet.ts): repeated when the rest of the
+ * machine took more than `quiet` of a core meanwhile, at most `retries` times. Consumed pools are reset after.
+ */
+async function measureQuietly(target: RunningTarget, scenario: Scenario): Promise<Sample> {
+  for (let attempt = 0; ; attempt++) {
+    await waitForQuiet(target.pid, quiet, maxWaitMs);
+    const requests = scenario.requests({ token: await token(target) });
+    const others = await othersCpu(target.pid);
+    const m = await measureTarget(target, requests, { connections, duration });
+    const share = await others();
+    if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+    if (share === undefined || share <= quiet * 2 || attempt >= retries) return { ...m, others: share };
+    process.stderr.write(
+      `    (the rest of the machine took ${share.toFixed(2)} of a core: measured again)\n`,
+    );
+  }
 }
 
 function pad(text: string, width: number): string {
@@ -89,7 +121,7 @@ async function main(): Promise<void> {
   const fixtures = writeBenchFixtures(join(tmp, "fixtures"), SIZES);
   const locationPath = `/v1/locations/${BENCH_LOCATION}`;
   const targets = new Map<string, RunningTarget>();
-  const samples = new Map<string, Measurement[]>();
+  const samples = new Map<string, Sample[]>();
   try {
     for (const [i, variant] of variants.entries()) {
       const off = variant === ALL_ON ? "" : (measured[i - 1] as string);
@@ -119,11 +151,9 @@ async function main(): Promise<void> {
         const order = variants.map((_, i) => variants[(i + round) % variants.length] as string);
         for (const variant of order) {
           const target = targets.get(variant) as RunningTarget;
-          const requests = scenario.requests({ token: await token(target) });
-          const m = await measureTarget(target, requests, { connections, duration });
-          if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+          const m = await measureQuietly(target, scenario);
           process.stderr.write(
-            `  ${scenario.name}, ${variant}: ${Math.round(m.rps)} req/s, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request\n`,
+            `  ${scenario.name}, ${variant}: ${Math.round(m.rps)} req/s, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request, others ${m.others?.toFixed(2) ?? "?"} of a core\n`,
           );
           const key = `${scenario.name}|${variant}`;
           samples.set(key, [...(samples.get(key) ?? []), m]);
@@ -156,6 +186,7 @@ async function main(): Promise<void> {
             : median(ratios as number[]),
         errors: list.reduce((sum, m) => sum + m.errors, 0),
         cpuUsRounds: cpu,
+        othersRounds: list.map((m) => m.others),
       });
     }
   }
@@ -173,7 +204,7 @@ async function main(): Promise<void> {
   const report = {
     at: new Date().toISOString(),
     node: process.version,
-    settings: { rounds, duration, connections, sizes: SIZES },
+    settings: { rounds, duration, connections, quiet, sizes: SIZES },
     results,
     seconds,
   };
