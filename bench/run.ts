@@ -3,12 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
 import { checkTargets, printReport, type Row } from "./report.js";
 import { runScale, type ScaleResult } from "./scale.js";
 import { scenarios } from "./scenarios.js";
-import { cpuTimeMs, ROOT, type RunningTarget, startProcess } from "./targets.js";
+import { ROOT, startProcess } from "./targets.js";
 
 /**
  * `npm run bench`: our server against the limits of what it is built on, measured in the same run on the same
@@ -30,67 +31,8 @@ const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 
-/**
- * The pools a round uses up (cards to assign, tier slots to fill, incentives to delete), sized from the round's
- * length at POOL_RATE requests per second: about twice the fastest operation measured on the machine the targets
- * were set on (DELETE incentive, 23,000 a second in 0.3.2), so a faster machine still never runs dry (a dry pool
- * would show as errors, and the report checks for none). Sized rather than huge: the live heap is part of what
- * every request pays for (README "Performance"). What a million cards do to the server is the scale run's
- * question, measured there.
- */
-const POOL_RATE = 50_000;
-const poolSize = Math.ceil(POOL_RATE * duration);
-// A tier structure holds ten tiers (the scenario fills each one slot by slot).
-const SIZES = { cards: poolSize, tierStructures: Math.ceil(poolSize / 10), incentives: poolSize };
+const SIZES = poolSizes(duration);
 const LOCATION_PATH = `/v1/locations/${BENCH_LOCATION}`;
-
-/** One measurement of `target`, with the CPU time its process spent on it, per request. */
-async function measureTarget(
-  target: RunningTarget,
-  requests: Parameters<typeof measure>[1],
-  options: Parameters<typeof measure>[2],
-): Promise<Measurement> {
-  const before = await cpuTimeMs(target.pid);
-  const m = await measure(target.url, requests, options);
-  const after = await cpuTimeMs(target.pid);
-  const cpuUs =
-    before !== undefined && after !== undefined && m.requests > 0
-      ? ((after - before) * 1000) / m.requests
-      : undefined;
-  return { ...m, cpuUs };
-}
-
-async function ok(url: string, init?: RequestInit): Promise<boolean> {
-  const response = await fetch(url, init);
-  await response.arrayBuffer();
-  return response.ok;
-}
-
-async function control(
-  target: RunningTarget,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const response = await fetch(`${target.url}/__mock${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} /__mock${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function token(target: RunningTarget): Promise<string> {
-  const response = await fetch(`${target.url}/v1/oauth/token`, {
-    method: "POST",
-    headers: { ...BENCH_KEYS, "content-type": "application/x-www-form-urlencoded" },
-    body: "grant_type=client_credentials&scope=api",
-  });
-  const json = (await response.json()) as { access_token: string };
-  return json.access_token;
-}
 
 async function main(): Promise<void> {
   const started = performance.now();

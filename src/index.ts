@@ -4,6 +4,7 @@ export { loadProjectDocuments } from "./domain/projects/load.js";
 export type { ProjectDocument, ProjectDocumentInput } from "./domain/projects/project-document.js";
 export { projectDocumentSchema } from "./domain/projects/project-document.js";
 export { exportProject, replaceProjectState } from "./domain/projects/state.js";
+export type { SpeedTrick, SpeedTricks } from "./http/fast/index.js";
 export type { ConnectionLimits } from "./http/http-server.js";
 export type { InputLimits } from "./http/input-limits.js";
 export {

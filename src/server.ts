@@ -6,6 +6,7 @@ import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
 import { ProjectRegistry, projectDefaultsOf } from "./library.js";
@@ -52,6 +53,8 @@ export interface StartOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** JSON depth, string length and metadata size limits of request bodies. */
   inputLimits?: Partial<InputLimits>;
+  /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
+  speedTricks?: SpeedTricks;
 }
 
 export interface RunningServer {
@@ -136,6 +139,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     trustProxy: options.trustProxy,
     adminToken: options.adminToken,
     inputLimits: options.inputLimits,
+    ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   const { host } = options;
   const server = createHttpServer(app, { logger, limits: options.connectionLimits });

@@ -2,12 +2,14 @@ import { createServer, IncomingMessage, type RequestListener, type Server, Serve
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpServer } from "../src/index.js";
 import { validateAny } from "./helpers/contract.js";
+import { NO_TRICKS, SPEED_TRICK_VARIANTS } from "./helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 
 /**
  * createHttpServer has Node build an Express app's requests and responses with the app's prototypes, so Express's
- * own Object.setPrototypeOf on each request finds nothing to change (http-server.ts). These tests hold it to
- * that, and hold the server to answering exactly as one Node builds with its own classes.
+ * own Object.setPrototypeOf on each request finds nothing to change (http/fast/prototypes.ts). These tests hold it
+ * to that, and hold the server, with every speed trick and with each switched off, to answering and journaling
+ * exactly as the ordinary path: an app without any trick, on a server Node builds with its own classes.
  */
 
 async function listen(server: Server): Promise<string> {
@@ -39,6 +41,27 @@ describe("the classes Node builds requests and responses with", () => {
       const res = await fetch(`${base}/v1/locations/loc_demo_circle`, { headers: DEMO_KEYS });
       expect(res.status).toBe(200);
       expect(seen).toEqual([{ request: true, response: true, messages: true }]);
+    } finally {
+      await close(server);
+    }
+  });
+
+  it("are Node's own for an Express app that switched the trick off", async () => {
+    const { app } = buildWorld({ speedTricks: { prototypes: false } });
+    const prototypes: unknown[] = [];
+    const watched = Object.assign(
+      (req: IncomingMessage, res: ServerResponse) => {
+        prototypes.push(Object.getPrototypeOf(req), Object.getPrototypeOf(res));
+        app(req, res);
+      },
+      { request: app.request, response: app.response, locals: app.locals },
+    );
+    const server = createHttpServer(watched);
+    const base = await listen(server);
+    try {
+      const res = await fetch(`${base}/v1/locations/loc_demo_circle`, { headers: DEMO_KEYS });
+      expect(res.status).toBe(200);
+      expect(prototypes).toEqual([IncomingMessage.prototype, ServerResponse.prototype]);
     } finally {
       await close(server);
     }
@@ -139,14 +162,26 @@ const STEPS: Step[] = [
   { method: "GET", path: "/v1/nothing-here" },
 ];
 
-/** What may differ between two servers' answers to the same request: random ids, tokens and dates. */
+/**
+ * What may differ between two servers' answers to the same request: random ids, tokens and dates; in the
+ * journal also the port in the Host header and the time taken.
+ */
 function masked(value: unknown, key = ""): unknown {
   if (Array.isArray(value)) return value.map((item) => masked(item));
   if (value !== null && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]));
   if (typeof value === "string" && (/(^|_)id$/.test(key) || key === "access_token" || key === "url"))
     return "<varies>";
+  if (key === "host" || key === "duration_ms") return "<varies>";
   return value;
+}
+
+/** The demo project's journal after the steps, as the control API shows it. */
+async function journal(base: string): Promise<unknown[]> {
+  const res = await fetch(`${base}/__mock/projects/demo/requests`);
+  expect(res.status).toBe(200);
+  const { requests } = (await res.json()) as { requests: unknown[] };
+  return requests.map((entry) => masked(entry));
 }
 
 async function run(base: string) {
@@ -179,24 +214,33 @@ async function run(base: string) {
   return answers;
 }
 
-describe("a server built on the app's prototypes", () => {
+describe.each(SPEED_TRICK_VARIANTS)("a server with %s", (_name, speedTricks) => {
   const servers: Server[] = [];
 
   beforeAll(() => {
-    servers.push(createHttpServer(buildWorld().app), createServer(buildWorld().app));
+    servers.push(
+      createHttpServer(buildWorld({ speedTricks }).app),
+      createServer(buildWorld({ speedTricks: NO_TRICKS }).app),
+    );
   });
   afterAll(async () => {
     await Promise.all(servers.map(close));
   });
 
-  it("answers every operation exactly as one Node builds with its own classes", async () => {
+  it("answers and journals every operation exactly as the ordinary path", async () => {
     const [ours, plain] = servers as [Server, Server];
-    const expected = await run(await listen(plain));
-    const actual = await run(await listen(ours));
+    const plainBase = await listen(plain);
+    const oursBase = await listen(ours);
+    const expected = await run(plainBase);
+    const actual = await run(oursBase);
     expect(actual).toEqual(expected);
     // The steps did what they say: each operation succeeded once and each kind of refusal happened.
     expect(expected.map((answer) => (answer as { status: number }).status)).toEqual([
       200, 200, 404, 401, 200, 200, 400, 415, 200, 200, 200, 404, 405, 404,
     ]);
+    const expectedJournal = await journal(plainBase);
+    expect(await journal(oursBase)).toEqual(expectedJournal);
+    // Every step that named the demo project's keys: all but the one without credentials and the unknown path.
+    expect(expectedJournal).toHaveLength(12);
   });
 });

@@ -1,24 +1,27 @@
 import { connect } from "node:net";
+import type { Express } from "express";
 import fc from "fast-check";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plainJsonLength } from "../src/http/json-body-reader.js";
+import { plainJsonLength } from "../src/http/fast/json-reader.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { validateAny } from "./helpers/contract.js";
+import { NO_TRICKS, SPEED_TRICK_VARIANTS } from "./helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS, defaultDocuments, storeSnapshot } from "./helpers/world.js";
 
 /**
- * A plain `application/json` body is read by json-body-reader.ts instead of body-parser. The two must not be told
- * apart: every body, valid or not, gets the same answer (status, key, message, details) whichever reads it. The
- * same bytes are sent once as `application/json` (the plain reader) and once as `application/vnd.api+json`, a
- * JSON type only body-parser reads.
+ * A plain `application/json` body is read by the JSON reader speed trick (http/fast/json-reader.ts) instead of
+ * body-parser. The two must not be told apart: every body, valid or not, gets the same answer (status, headers,
+ * key, message, details) whichever reads it. The same bytes are sent once as `application/json` (the plain
+ * reader, when the app runs it), once as `application/vnd.api+json`, a JSON type only body-parser reads, and once
+ * as `application/json` to an app without any speed trick; with every trick, and with each switched off.
  */
 
-const { app, demo } = buildWorld();
 const MEMBERS = "/v1/loyalties/camp_does_not_exist/members";
+const ordinary = buildWorld({ speedTricks: NO_TRICKS }).app;
 
-async function answer(type: string, body: string | Buffer) {
+async function answer(app: Express, type: string, body: string | Buffer) {
   const res = await request(app)
     .post(MEMBERS)
     .set(DEMO_KEYS)
@@ -26,69 +29,81 @@ async function answer(type: string, body: string | Buffer) {
     .send(Buffer.isBuffer(body) ? body : Buffer.from(body));
   validateAny("POST", MEMBERS, res.status, res.body);
   const { request_id: _id, ...rest } = res.body as Record<string, unknown>;
-  return { status: res.status, body: rest };
+  return {
+    status: res.status,
+    contentType: res.headers["content-type"],
+    contentLength: res.headers["content-length"],
+    body: rest,
+  };
 }
 
-async function expectSameAnswer(body: string | Buffer): Promise<void> {
-  const plain = await answer("application/json", body);
-  const parsedByBodyParser = await answer("application/vnd.api+json", body);
-  expect(plain, JSON.stringify(body.toString())).toEqual(parsedByBodyParser);
-}
+describe.each(SPEED_TRICK_VARIANTS)(
+  "with %s, the plain JSON reader answers as body-parser does",
+  (_, tricks) => {
+    const { app, demo } = buildWorld({ speedTricks: tricks });
 
-describe("the plain JSON reader answers as body-parser does", () => {
-  const cases = [
-    '{"customer":{"source_id":"a"}}',
-    "[]",
-    "{}",
-    "   ",
-    "\n\t {",
-    "",
-    "null",
-    "true",
-    '"text"',
-    "12",
-    "  12",
-    "undefined",
-    "{'a':1}",
-    '{"a":1',
-    '{"a":1}}',
-    '{"a":1} x',
-    "[1,2,]",
-    '{"__proto__":{"x":1}}',
-    "\uFEFF{}",
-    "\uFEFF 7",
-    "{\u00e9}",
-    "\u000b{}",
-    "\f[]",
-    "\u00a0{}",
-  ];
-  it.each(cases)("%j", async (body) => {
-    await expectSameAnswer(body);
-  });
+    async function expectSameAnswer(body: string | Buffer): Promise<void> {
+      const plain = await answer(app, "application/json", body);
+      const parsedByBodyParser = await answer(app, "application/vnd.api+json", body);
+      expect(plain, JSON.stringify(body.toString())).toEqual(parsedByBodyParser);
+      const ordinaryAnswer = await answer(ordinary, "application/json", body);
+      expect(plain, JSON.stringify(body.toString())).toEqual(ordinaryAnswer);
+    }
 
-  it("for bytes that are not UTF-8", async () => {
-    await expectSameAnswer(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
-    await expectSameAnswer(Buffer.from([0xc3, 0x28]));
-  });
+    const cases = [
+      '{"customer":{"source_id":"a"}}',
+      "[]",
+      "{}",
+      "   ",
+      "\n\t {",
+      "",
+      "null",
+      "true",
+      '"text"',
+      "12",
+      "  12",
+      "undefined",
+      "{'a':1}",
+      '{"a":1',
+      '{"a":1}}',
+      '{"a":1} x',
+      "[1,2,]",
+      '{"__proto__":{"x":1}}',
+      "\uFEFF{}",
+      "\uFEFF 7",
+      "{\u00e9}",
+      "\u000b{}",
+      "\f[]",
+      "\u00a0{}",
+    ];
+    it.each(cases)("%j", async (body) => {
+      await expectSameAnswer(body);
+    });
 
-  it("for any JSON text, and any text at all", async () => {
-    const before = storeSnapshot(demo);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          fc.json(),
-          fc.string({ unit: "grapheme", maxLength: 40 }),
-          fc.jsonValue().map((v) => JSON.stringify(v).slice(1)),
+    it("for bytes that are not UTF-8", async () => {
+      await expectSameAnswer(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
+      await expectSameAnswer(Buffer.from([0xc3, 0x28]));
+    });
+
+    it("for any JSON text, and any text at all", async () => {
+      const before = storeSnapshot(demo);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.json(),
+            fc.string({ unit: "grapheme", maxLength: 40 }),
+            fc.jsonValue().map((v) => JSON.stringify(v).slice(1)),
+          ),
+          async (text) => {
+            await expectSameAnswer(text);
+          },
         ),
-        async (text) => {
-          await expectSameAnswer(text);
-        },
-      ),
-      { numRuns: 150 },
-    );
-    expect(storeSnapshot(demo)).toBe(before);
-  });
-});
+        { numRuns: 150 },
+      );
+      expect(storeSnapshot(demo)).toBe(before);
+    });
+  },
+);
 
 describe("which bodies the plain reader takes", () => {
   const req = (headers: Record<string, string>) => ({ headers }) as never;
@@ -125,10 +140,15 @@ describe("which bodies the plain reader takes", () => {
   });
 });
 
-describe("a plain JSON body cut short", () => {
+describe.each(SPEED_TRICK_VARIANTS)("with %s, a plain JSON body cut short", (_, speedTricks) => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ port: 0, documents: defaultDocuments(), clock: new ManualClock() });
+    server = await startServer({
+      port: 0,
+      documents: defaultDocuments(),
+      clock: new ManualClock(),
+      speedTricks,
+    });
   });
   afterAll(() => server.close());
 

@@ -5,8 +5,9 @@ import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
+import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input-limits.js";
-import { useFastJson } from "./json-response.js";
+import { useJsonAnswers } from "./json-response.js";
 import { requestLog } from "./request-log.js";
 import { mountOperations } from "./routes.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
@@ -33,6 +34,8 @@ export interface AppConfig {
   stateBodyLimit?: number;
   /** Depth, string length and metadata size limits of every parsed body (400 past them). */
   inputLimits: InputLimits;
+  /** Speed tricks to switch off (`{ jsonReader: false }`); all run by default. See http/fast/README.md. */
+  speedTricks?: SpeedTricks;
 }
 
 /**
@@ -62,8 +65,11 @@ export function createApp(deps: AppConfig): Express {
 }
 
 /** The Express app with its settings and request logging (and request ids), before any route. */
-export function baseApp(deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits">): Express {
+export function baseApp(
+  deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits" | "speedTricks">,
+): Express {
   const app = express();
+  chooseSpeedTricks(app, deps.speedTricks);
   // Headers the real service does not send and that cost time on every response.
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -72,7 +78,7 @@ export function baseApp(deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLi
   app.locals.inputLimits = deps.inputLimits;
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
-  useFastJson(app);
+  useJsonAnswers(app);
   app.use(requestLog(deps.logger ?? silentLogger));
   return app;
 }

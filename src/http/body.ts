@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { invalidPayload } from "../domain/errors.js";
 import { unsupportedMediaType } from "./errors.js";
+import { readJsonBody } from "./fast/index.js";
 import { checkInputLimits, enforceInputLimits } from "./input-limits.js";
-import { plainJsonLength, readPlainJson } from "./json-body-reader.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
@@ -22,7 +22,8 @@ export function hasBody(req: Request): boolean {
  * authentication, so an unauthenticated caller learns nothing about the body.
  *
  * One handler for the three steps, since the read may go two ways: a plain `application/json` body is read by
- * json-body-reader.ts, anything else by body-parser, with the same outcome; the limits apply to either.
+ * the JSON reader speed trick (http/fast), anything else by body-parser, with the same outcome; the limits apply
+ * to either.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   const bodyParser = express.json({ limit, strict: true, type: JSON_TYPES });
@@ -38,14 +39,11 @@ export function jsonBody(limit: number): RequestHandler[] {
   return [
     (req, res, next) => {
       if (!hasBody(req)) return next();
-      const length = plainJsonLength(req, limit);
-      if (length !== undefined) {
-        readPlainJson(req, length, next, (body) => {
-          req.body = body;
-          parsed(req, next);
-        });
-        return;
-      }
+      const readHere = readJsonBody(req, limit, next, (body) => {
+        req.body = body;
+        parsed(req, next);
+      });
+      if (readHere) return;
       if (!req.is(JSON_TYPES))
         throw unsupportedMediaType(req.headers["content-type"] ?? "(none)", "application/json");
       bodyParser(req, res, (error?: unknown) => (error ? next(error) : parsed(req, next)));

@@ -1,9 +1,9 @@
 import {
   createServer,
-  IncomingMessage,
+  type IncomingMessage,
   type RequestListener,
   type Server,
-  ServerResponse,
+  type ServerResponse,
   STATUS_CODES,
 } from "node:http";
 import type { Socket } from "node:net";
@@ -13,6 +13,7 @@ import type { ApiError } from "../domain/errors.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { badHttpRequest, errorBody, expectationFailed, headersTooLarge, requestTimeout } from "./errors.js";
+import { messageClassesFor } from "./fast/index.js";
 
 /**
  * Limits the HTTP server enforces before a request reaches the app: how large its head may be, and how long a
@@ -90,43 +91,12 @@ function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): vo
   res.end(json);
 }
 
-/** What Node needs to build each request and response as instances of other classes (createServer's options). */
-interface MessageClasses {
-  IncomingMessage?: typeof IncomingMessage;
-  ServerResponse?: typeof ServerResponse;
-}
-
-/**
- * An Express app gives every request and response its own prototypes (`app.request`, `app.response`) with
- * `Object.setPrototypeOf`, first thing on each request. V8 handles that change of prototype slowly, and it keeps
- * much of each request alive past the next young-generation collection: measured on a bare Express 5 app, less
- * than a third of the throughput of the same app whose requests Node builds with those prototypes in the first
- * place (README "Performance"). So for such an app Node builds them that way, and Express's own call finds the
- * prototype already in place, which V8 returns from at once. The objects are the same either way: Node's
- * constructors run on them, and their prototype is the app's. Any other listener gets Node's own classes.
- */
-function messageClassesFor(app: RequestListener): MessageClasses {
-  const { request, response } = app as RequestListener & { request?: unknown; response?: unknown };
-  if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) return {};
-  // Functions rather than classes: a class's `prototype` cannot be replaced, and it must be the app's object.
-  function AppRequest(this: IncomingMessage, socket: Socket): void {
-    IncomingMessage.call(this, socket);
-  }
-  AppRequest.prototype = request;
-  function AppResponse(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>): void {
-    ServerResponse.call(this, ...args);
-  }
-  AppResponse.prototype = response;
-  return {
-    IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
-    ServerResponse: AppResponse as unknown as typeof ServerResponse,
-  };
-}
-
 /**
  * The node:http server the app runs on, with the connection limits and with every answer Node would give on
  * its own (bad HTTP, too large a head, too slow a client, a missing Host, an Expect it cannot meet, CONNECT) in
- * the service's error object. The app itself never listens (see createApp); the entry points call this.
+ * the service's error object. The app itself never listens (see createApp); the entry points call this. An
+ * Express app's requests and responses are built on the app's prototypes, a speed trick (http/fast/README.md)
+ * that an app made by createApp with `speedTricks: { prototypes: false }` does without.
  */
 export function createHttpServer(
   app: RequestListener,

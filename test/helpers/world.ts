@@ -7,6 +7,7 @@ import {
   projectDocumentSchema,
 } from "../../src/domain/projects/project-document.js";
 import type { ProjectDefaults } from "../../src/domain/projects/settings.js";
+import type { SpeedTricks } from "../../src/http/fast/index.js";
 import { createApp, ProjectRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../src/platform/fixtures.js";
@@ -29,7 +30,12 @@ export interface World {
 
 /** A fresh server world over the default fixtures, with a clock that moves only when the test moves it. */
 export function buildWorld(
-  options: { defaults?: Partial<ProjectDefaults>; bodyLimit?: number; adminToken?: string } = {},
+  options: {
+    defaults?: Partial<ProjectDefaults>;
+    bodyLimit?: number;
+    adminToken?: string;
+    speedTricks?: SpeedTricks;
+  } = {},
 ): World {
   const clock = new ManualClock("2026-11-20T10:00:00.000Z");
   const registry = new ProjectRegistry({
@@ -41,6 +47,7 @@ export function buildWorld(
     registry,
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   return { clock, registry, app, demo: registry.get("demo"), other: registry.get("other") };
 }

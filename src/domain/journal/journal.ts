@@ -24,10 +24,9 @@ export interface JournalEntry {
 }
 
 /**
- * A journaled request as the ring keeps it: what the filters read, at hand, and the entry itself, built when the
- * journal is read. Requests are many and reads are few, so the copying and redaction an entry needs is done per
- * read rather than per request; whoever records must keep the materials of `entry()` unchanging (see
- * http/traffic/journal.ts).
+ * A journaled request as the ring keeps it: what the filters read, at hand, and the entry itself, which may be
+ * built only when the journal is read (the lazy journal, http/fast/lazy-journal.ts); whoever records so must keep
+ * the materials of `entry()` unchanging and return a new entry on every call.
  */
 export interface JournalRecord {
   readonly timeMs: number;

@@ -1,9 +1,10 @@
 import type { Request, Response } from "express";
-import type { JournalEntry, JournalRecord } from "../../domain/journal/journal.js";
+import type { JournalEntry } from "../../domain/journal/journal.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
+import { recordExchange } from "../fast/index.js";
 import { sentJson } from "../json-response.js";
 import { redactBody, redactHeaders } from "./redact.js";
 
@@ -86,53 +87,30 @@ interface Outcome {
   rateLimited: boolean;
 }
 
-/**
- * One journaled exchange: the materials of its entry, and the entry built from them when the journal is read.
- * A class of its own rather than a closure inside journalRequest, whose scope holds the request and the response:
- * a closure there would keep them (and their socket's buffers) alive for as long as the entry stays in the ring.
- */
-class JournaledExchange implements JournalRecord {
-  readonly #requestId: string;
-  readonly #query: Record<string, unknown> | undefined;
-  readonly #headers: Request["headers"];
-  readonly #verified: boolean;
-  readonly #outcome: Outcome;
-  readonly timeMs: number;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number | null;
+/** Everything a journal entry is made of: the request as it arrived, and how the exchange ended. */
+interface Exchange {
+  started: Started;
+  verified: boolean;
+  outcome: Outcome;
+}
 
-  constructor(started: Started, verified: boolean, outcome: Outcome) {
-    this.#requestId = started.requestId;
-    this.#query = started.query;
-    this.#headers = started.headers;
-    this.#verified = verified;
-    this.#outcome = outcome;
-    this.timeMs = started.timeMs;
-    this.method = started.method;
-    this.path = started.path;
-    this.status = outcome.status;
-  }
-
-  entry(): JournalEntry {
-    const outcome = this.#outcome;
-    return {
-      request_id: this.#requestId,
-      time: new Date(this.timeMs).toISOString(),
-      method: this.method,
-      path: this.path,
-      query: { ...this.#query },
-      headers: redactHeaders(this.#headers),
-      // Copies for every reader, so that no reader can change what the next one sees.
-      body: redactBody(outcome.body),
-      status: this.status,
-      response_body: this.status === null ? null : answerOf(outcome.answer, outcome.answerLength),
-      duration_ms: outcome.durationMs,
-      authenticated: this.#verified,
-      fault: outcome.fault === null ? null : { ...outcome.fault },
-      rate_limited: outcome.rateLimited,
-    };
-  }
+/** The journal entry of an exchange, secrets redacted; a new one on every call. */
+function entryOf({ started, verified, outcome }: Exchange): JournalEntry {
+  return {
+    request_id: started.requestId,
+    time: new Date(started.timeMs).toISOString(),
+    method: started.method,
+    path: started.path,
+    query: { ...started.query },
+    headers: redactHeaders(started.headers),
+    body: redactBody(outcome.body),
+    status: outcome.status,
+    response_body: outcome.status === null ? null : answerOf(outcome.answer, outcome.answerLength),
+    duration_ms: outcome.durationMs,
+    authenticated: verified,
+    fault: outcome.fault === null ? null : { ...outcome.fault },
+    rate_limited: outcome.rateLimited,
+  };
 }
 
 /** What is known of a request when it arrives. */
@@ -149,10 +127,9 @@ interface Started {
  * Starts the journal entry of a request and records it once the exchange is over (answered, or the connection
  * closed without an answer). The body is the one the operation parsed, or the raw text when it could not parse it.
  *
- * Per request only what cannot wait is done: the request's headers object (which nobody changes) and the JSON
- * text of the answer are kept as they are, and a parsed body, which an operation might hand on, is copied (and
- * redacted) when the exchange ends. The entry is put together, and headers and answer redacted, when the journal
- * is read.
+ * The request's headers object (which nobody changes) and the JSON text of the answer are kept as they are, and a
+ * parsed body, which an operation might hand on, is copied (and redacted) when the exchange ends; the entry is put
+ * together from these (entryOf) then, or, with the lazy-journal speed trick (http/fast), when the journal is read.
  */
 export function journalRequest(
   registry: ProjectRegistry,
@@ -188,10 +165,14 @@ export function journalRequest(
       fault: notes.fault,
       rateLimited: notes.rateLimited,
     };
-    project.journal.recordLazily(
-      new JournaledExchange(started, verified, outcome),
-      project.effectiveSettings(registry.defaults).journalSize,
-    );
+    const head = {
+      timeMs: started.timeMs,
+      method: started.method,
+      path: started.path,
+      status: outcome.status,
+    };
+    const capacity = project.effectiveSettings(registry.defaults).journalSize;
+    recordExchange(req.app, project.journal, capacity, head, { started, verified, outcome }, entryOf);
   });
   return notes;
 }
