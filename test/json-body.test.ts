@@ -39,7 +39,7 @@ async function answer(app: Express, type: string, body: string | Buffer) {
 
 describe.each(SPEED_TRICK_VARIANTS)(
   "with %s, the plain JSON reader answers as body-parser does",
-  (_, tricks) => {
+  (name, tricks) => {
     const { app, demo } = buildWorld({ speedTricks: tricks });
 
     async function expectSameAnswer(body: string | Buffer): Promise<void> {
@@ -98,7 +98,9 @@ describe.each(SPEED_TRICK_VARIANTS)(
             await expectSameAnswer(text);
           },
         ),
-        { numRuns: 150 },
+        // The server as it runs by default gets the most cases; each switched-off variant a sample of them, as
+        // the fixed cases above already hold every variant to the ordinary answer.
+        { numRuns: name === "every trick" ? 150 : 30 },
       );
       expect(storeSnapshot(demo)).toBe(before);
     });
