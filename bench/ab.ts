@@ -1,0 +1,224 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { control, measureTarget, ok, poolSizes, token } from "./client.js";
+import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
+import { type Measurement, measure, median } from "./measure.js";
+import { othersCpu, waitForQuiet } from "./quiet.js";
+import { type Scenario, scenarios } from "./scenarios.js";
+import { ROOT, type RunningTarget, startProcess } from "./targets.js";
+
+/**
+ * Paired A/B runs of our server: the same operations measured on several builds or configurations of it (the
+ * variants), each in a process of its own started the same way, in interleaved rounds whose order turns each
+ * round, every measurement taken in a quiet moment of the machine. Reported per operation: requests per second and
+ * server CPU time per request (medians of the rounds), and each variant's CPU per request relative to the first
+ * variant's, as the median of each round's ratio, so that a slower moment of the machine cancels out. CPU per
+ * request is the figure to judge by: it hardly moves with what else the machine is doing, which requests per second
+ * does. `npm run bench:tricks` (bench/tricks.ts) and `npm run bench:compare` (bench/compare.ts) are built on it.
+ */
+
+export interface Variant {
+  name: string;
+  /** The server's entry, a path from the repository root or absolute. */
+  script: string;
+  /** Environment besides the benchmark project's folder and the raised token cap. */
+  env?: Record<string, string>;
+}
+
+export interface AbSettings {
+  rounds: number;
+  duration: number;
+  connections: number;
+  /** A measurement waits until the rest of the machine takes less than this share of a core... */
+  quiet: number;
+  /** ...for at most this long, and is repeated (up to `retries` times) if it took more meanwhile. */
+  maxWaitMs: number;
+  retries: number;
+}
+
+/** The command-line options every A/B run takes, with `extra` ones of its own (string options, with defaults). */
+export function abArgs(extra: Record<string, string> = {}): {
+  settings: AbSettings;
+  values: Record<string, string>;
+} {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: "string", default: "5" },
+      duration: { type: "string", default: "3" },
+      connections: { type: "string", default: "50" },
+      quiet: { type: "string", default: "0.1" },
+      "max-wait": { type: "string", default: "120" },
+      retries: { type: "string", default: "3" },
+      ...Object.fromEntries(
+        Object.entries(extra).map(([name, fallback]) => [
+          name,
+          { type: "string" as const, default: fallback },
+        ]),
+      ),
+    },
+  });
+  const strings = values as Record<string, string>;
+  const settings: AbSettings = {
+    rounds: Number(strings.rounds),
+    duration: Number(strings.duration),
+    connections: Number(strings.connections),
+    quiet: Number(strings.quiet),
+    maxWaitMs: Number(strings["max-wait"]) * 1000,
+    retries: Number(strings.retries),
+  };
+  return { settings, values: strings };
+}
+
+export interface AbResult {
+  scenario: string;
+  variant: string;
+  rps: number;
+  cpuUs: number | undefined;
+  /** Median over the rounds of this variant's CPU per request divided by the first variant's in the same round. */
+  cpuVsFirst: number | undefined;
+  errors: number;
+  cpuUsRounds: (number | undefined)[];
+  /** The share of a core the rest of the machine took during each round's measurement. */
+  othersRounds: (number | undefined)[];
+}
+
+type Sample = Measurement & { others: number | undefined };
+
+/**
+ * One measurement of a scenario on a target, in a quiet moment (bench/quiet.ts): repeated when the rest of the
+ * machine took more than `quiet` of a core meanwhile, at most `retries` times. Consumed pools are reset after.
+ */
+async function measureQuietly(target: RunningTarget, scenario: Scenario, s: AbSettings): Promise<Sample> {
+  for (let attempt = 0; ; attempt++) {
+    await waitForQuiet(target.pid, s.quiet, s.maxWaitMs);
+    const requests = scenario.requests({ token: await token(target) });
+    const others = await othersCpu(target.pid);
+    const m = await measureTarget(target, requests, { connections: s.connections, duration: s.duration });
+    const share = await others();
+    if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+    if (share === undefined || share <= s.quiet * 2 || attempt >= s.retries) return { ...m, others: share };
+    process.stderr.write(
+      `    (the rest of the machine took ${share.toFixed(2)} of a core: measured again)\n`,
+    );
+  }
+}
+
+/** Runs the variants (the first is the one the others are compared with) and answers the results. */
+export async function runVariants(variants: readonly Variant[], s: AbSettings): Promise<AbResult[]> {
+  const sizes = poolSizes(s.duration);
+  const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-ab-"));
+  const fixtures = writeBenchFixtures(join(tmp, "fixtures"), sizes);
+  const locationPath = `/v1/locations/${BENCH_LOCATION}`;
+  const targets = new Map<string, RunningTarget>();
+  const samples = new Map<string, Sample[]>();
+  const all = scenarios(sizes);
+  try {
+    for (const [i, variant] of variants.entries()) {
+      targets.set(
+        variant.name,
+        await startProcess({
+          script: variant.script,
+          // As `npm run bench` runs ours: defaults, logging on (to a file), the token cap raised.
+          env: { FIXTURES_DIR: fixtures, LOG_LEVEL: "info", TOKEN_LIMIT: "100000000", ...variant.env },
+          logFile: join(tmp, `server-${i}.log`),
+          probe: (url) => ok(`${url}${locationPath}`, { headers: BENCH_KEYS }),
+        }),
+      );
+    }
+    // Warm-up: JIT and connection pools, every operation once, not measured.
+    for (const target of targets.values()) {
+      for (const scenario of all) {
+        const requests = scenario.requests({ token: await token(target) });
+        await measure(target.url, requests, { connections: s.connections, duration: 1 });
+        if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+      }
+    }
+    for (let round = 0; round < s.rounds; round++) {
+      process.stderr.write(`round ${round + 1}/${s.rounds}\n`);
+      for (const scenario of all) {
+        const order = variants.map((_, i) => variants[(i + round) % variants.length] as Variant);
+        for (const variant of order) {
+          const target = targets.get(variant.name) as RunningTarget;
+          const m = await measureQuietly(target, scenario, s);
+          process.stderr.write(
+            `  ${scenario.name}, ${variant.name}: ${Math.round(m.rps)} req/s, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request, others ${m.others?.toFixed(2) ?? "?"} of a core\n`,
+          );
+          const key = `${scenario.name}|${variant.name}`;
+          samples.set(key, [...(samples.get(key) ?? []), m]);
+        }
+      }
+    }
+  } finally {
+    await Promise.all([...targets.values()].map((target) => target.stop()));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const first = variants[0]?.name;
+  const results: AbResult[] = [];
+  for (const scenario of all) {
+    const base = samples.get(`${scenario.name}|${first}`) ?? [];
+    for (const variant of variants) {
+      const list = samples.get(`${scenario.name}|${variant.name}`) ?? [];
+      const cpu = list.map((m) => m.cpuUs);
+      const ratios = list.map((m, i) => {
+        const on = base[i]?.cpuUs;
+        return m.cpuUs !== undefined && on !== undefined ? m.cpuUs / on : undefined;
+      });
+      results.push({
+        scenario: scenario.name,
+        variant: variant.name,
+        rps: median(list.map((m) => m.rps)),
+        cpuUs: cpu.every((us) => us !== undefined) ? median(cpu as number[]) : undefined,
+        cpuVsFirst:
+          variant.name === first || !ratios.every((r) => r !== undefined)
+            ? undefined
+            : median(ratios as number[]),
+        errors: list.reduce((sum, m) => sum + m.errors, 0),
+        cpuUsRounds: cpu,
+        othersRounds: list.map((m) => m.others),
+      });
+    }
+  }
+  return results;
+}
+
+/** A relative change as a signed percentage: 1.043 is "+4.3%". */
+export function percent(ratio: number): string {
+  return `${ratio >= 1 ? "+" : ""}${((ratio - 1) * 100).toFixed(1)}%`;
+}
+
+/** Prints the results as a Markdown table, `vsFirst` naming the ratio's column. */
+export function printResults(results: readonly AbResult[], vsFirst: string): void {
+  const header = ["Scenario", "Variant", "req/s", "CPU us/req", vsFirst, "errors", "CPU us per round"];
+  const lines = results.map((r) => [
+    r.scenario,
+    r.variant,
+    String(Math.round(r.rps)),
+    r.cpuUs?.toFixed(1) ?? "?",
+    r.cpuVsFirst === undefined ? "" : percent(r.cpuVsFirst),
+    String(r.errors),
+    r.cpuUsRounds.map((us) => us?.toFixed(0) ?? "?").join(" "),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
+  process.stdout.write(`${row(header)}\n|${widths.map((w) => "-".repeat(w + 2)).join("|")}|\n`);
+  for (const line of lines) process.stdout.write(`${row(line)}\n`);
+  const failed = results.filter((r) => r.errors > 0);
+  if (failed.length > 0) {
+    process.stdout.write(`\nerrors in: ${failed.map((r) => `${r.scenario} (${r.variant})`).join(", ")}\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** Writes the run to bench/results/<prefix>-<time>.json and says where. */
+export function writeReport(prefix: string, report: Record<string, unknown>, started: number): void {
+  const dir = join(ROOT, "bench", "results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${prefix}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const full = { at: new Date().toISOString(), node: process.version, ...report, seconds };
+  writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  process.stdout.write(`\nwritten ${file} (${seconds} s)\n`);
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { abArgs, percent, printResults, runVariants, writeReport } from "./ab.js";
+import { ROOT } from "./targets.js";
+
+/**
+ * `npm run bench:compare -- --baseline <git ref>`: this working tree against an earlier commit (main by default),
+ * both built and served as `npm start` serves them (`node dist/main.js`, defaults, logging at info), in a paired A/B
+ * run (bench/ab.ts). The baseline is checked out in a temporary worktree sharing this one's node_modules. Each
+ * operation's CPU per request is reported relative to the baseline's; `--max-slower 5` fails the run when any
+ * operation costs more than 5% more CPU per request than before.
+ */
+const { settings, values } = abArgs({ baseline: "main", "max-slower": "5" });
+const baseline = String(values.baseline);
+const maxSlower = Number(values["max-slower"]);
+
+function git(args: string[], cwd = ROOT): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const commit = git(["rev-parse", "--verify", `${baseline}^{commit}`]);
+  const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-compare-"));
+  const tree = join(tmp, "baseline");
+  git(["worktree", "add", "--detach", tree, commit]);
+  try {
+    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "dir");
+    for (const dir of [ROOT, tree])
+      execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: dir, stdio: "inherit" });
+    const script = join(tree, "dist", "main.js");
+    if (!existsSync(script)) throw new Error(`the baseline ${baseline} has no dist/main.js once built`);
+    const results = await runVariants(
+      [
+        { name: `baseline ${baseline}`, script },
+        { name: "this tree", script: "dist/main.js" },
+      ],
+      settings,
+    );
+    const { rounds, duration, connections } = settings;
+    process.stdout.write(
+      `\nThis tree against ${baseline} (${commit.slice(0, 7)}), ${rounds} rounds of ${duration} s, ${connections} connections (medians of the rounds)\n\n`,
+    );
+    printResults(results, "CPU vs baseline");
+    const slower = results.filter((r) => r.cpuVsFirst !== undefined && r.cpuVsFirst > 1 + maxSlower / 100);
+    if (slower.length > 0) {
+      process.stdout.write(
+        `\nmore than ${maxSlower}% more CPU per request: ${slower.map((r) => `${r.scenario} ${percent(r.cpuVsFirst as number)}`).join(", ")}\n`,
+      );
+      process.exitCode = 1;
+    } else process.stdout.write(`\nno operation costs more than ${maxSlower}% more CPU per request\n`);
+    writeReport("compare", { baseline, commit, settings, results }, started);
+  } finally {
+    git(["worktree", "remove", "--force", tree]);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:compare failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
