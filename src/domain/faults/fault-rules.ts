@@ -23,20 +23,13 @@ export interface FaultSpec {
   error: { key: string; message: string; details?: string } | null;
   headers: Record<string, string>;
   latency_ms: number;
+  /** How many matches the rule is given; null: until it is deleted. */
   times: number | null;
 }
 
-export interface Fault {
+/** A rule as the project keeps it: the spec, with its id and what has happened to it since. */
+export interface Fault extends FaultSpec {
   id: string;
-  method: string;
-  path: string;
-  action: FaultAction;
-  status: number | null;
-  error: { key: string; message: string; details?: string } | null;
-  headers: Record<string, string>;
-  latency_ms: number;
-  /** How many matches the rule was given; null: until it is deleted. */
-  times: number | null;
   remaining: number | null;
   matched: number;
   created_at: string;
