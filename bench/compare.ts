@@ -26,6 +26,16 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-compare-"));
   const tree = join(tmp, "baseline");
   git(["worktree", "add", "--detach", tree, commit]);
+  const cleanUp = () => {
+    git(["worktree", "remove", "--force", tree]);
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  // Interrupted, it still leaves no worktree behind (the servers it started stop with it).
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => {
+      cleanUp();
+      process.exit(130);
+    });
   try {
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "dir");
     for (const dir of [ROOT, tree])
@@ -53,8 +63,7 @@ async function main(): Promise<void> {
     } else process.stdout.write(`\nno operation costs more than ${maxSlower}% more CPU per request\n`);
     writeReport("compare", { baseline, commit, settings, results }, started);
   } finally {
-    git(["worktree", "remove", "--force", tree]);
-    rmSync(tmp, { recursive: true, force: true });
+    cleanUp();
   }
 }
 

@@ -12,6 +12,12 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
+/** Servers still running: stopped when the benchmark exits, however it exits, so none is left serving. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /**
  * Starts a server in a process of its own (the load generator must not share its event loop), its output going to
  * `logFile` so that logging costs what it costs in real use, and waits until `probe` answers 200.
@@ -36,7 +42,13 @@ export async function startProcess(options: {
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  running.add(child);
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   const deadline = started + (options.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.script} exited early: ${stderr}`);
