@@ -149,6 +149,13 @@ export const SETTINGS = {
     schema: int(100, 3_600_000),
     default: 30_000,
   },
+  // Node has no write timeout: a client that reads nothing would pin its answer for as long as it stays connected.
+  "connectionLimits.writeTimeoutMs": {
+    env: "WRITE_TIMEOUT_MS",
+    help: "longest an answer may make no progress (its client reading nothing) before the connection is cut",
+    schema: int(100, 3_600_000),
+    default: 30_000,
+  },
   "inputLimits.jsonDepth": {
     env: "JSON_DEPTH_LIMIT",
     help: "deepest nesting of objects and arrays in a JSON body; 400 past it",

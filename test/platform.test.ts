@@ -94,6 +94,7 @@ describe("settings", () => {
       HEADER_LIMIT_BYTES: 16_384,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
+      WRITE_TIMEOUT_MS: 30_000,
       JSON_DEPTH_LIMIT: 32,
       STRING_LIMIT_CHARS: 65_536,
       METADATA_KEYS_LIMIT: 256,
@@ -124,6 +125,7 @@ describe("settings", () => {
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
     expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
+    expect(() => readConfig({ WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than REQUEST_TIMEOUT_MS/,
     );

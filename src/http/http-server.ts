@@ -14,6 +14,7 @@ import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { badHttpRequest, errorBody, expectationFailed, headersTooLarge, requestTimeout } from "./errors.js";
 import { messageClassesFor } from "./fast/index.js";
+import { cutStalledWriters } from "./write-timeout.js";
 
 /**
  * Limits the HTTP server enforces before a request reaches the app: how large its head may be, and how long a
@@ -27,6 +28,8 @@ export interface ConnectionLimits {
   headersTimeoutMs: number;
   /** Longest wait for a whole request, body included; 408 after it. Not less than `headersTimeoutMs`. */
   requestTimeoutMs: number;
+  /** Longest an answer may make no progress (its client reading none of it) before the connection is cut. */
+  writeTimeoutMs: number;
 }
 
 /** A whole HTTP response carrying the service's error object, for answers written straight to a socket. */
@@ -122,6 +125,7 @@ export function createHttpServer(
     },
   );
   answerClientErrors(server, limits, logger);
+  cutStalledWriters(server, limits.writeTimeoutMs, logger);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
     sendJsonError(res, expectationFailed(String(req.headers.expect)), logger),
   );
