@@ -27,6 +27,7 @@ export const MAX_JOURNAL_SIZE = 100_000;
  * are bounded through them: an event or an assignment adds at most one customer, an assignment one publication
  * and at most one card. Caps count what a project holds, fixtures included, and apply to what the API adds;
  * fixtures, state files and state imports are loaded whole (imports are bounded by their body limit).
+ * Webhook endpoints (issue 16) do not exist yet: when they do, they need a cap here too.
  */
 export interface Caps {
   /** Projects of the server (POST /__mock/projects). */
