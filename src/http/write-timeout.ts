@@ -32,29 +32,33 @@ export function cutStalledWriters(server: Server, timeoutMs: number, logger: Log
     watches.set(socket, { socket, buffered: 0, queued: 0, since: 0 });
     socket.once("close", () => watches.delete(socket));
   });
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const watch of watches.values()) {
-        const buffered = watch.socket.writableLength;
-        const queued = queuedOf(watch.socket);
-        if (buffered === 0 && queued === 0) watch.since = 0;
-        else if (watch.since === 0 || buffered < watch.buffered || queued < watch.queued) watch.since = now;
-        else if (now - watch.since >= timeoutMs) {
-          logger.warn(
-            { unsentBytes: buffered + queued, writeTimeoutMs: timeoutMs },
-            "connection cut: its client read nothing of the answer for the write timeout",
-          );
-          watches.delete(watch.socket);
-          watch.socket.destroy();
-          continue;
-        }
-        watch.buffered = buffered;
-        watch.queued = queued;
+  const period = Math.max(25, Math.min(1000, Math.floor(timeoutMs / 4)));
+  let lastSweep = Date.now();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    // While the event loop was held up (a long request, a GC), nothing was written: that is not the client's
+    // doing, so a late sweep gives every connection a fresh start instead of counting the wait against it.
+    const late = now - lastSweep > 2 * period;
+    lastSweep = now;
+    for (const watch of watches.values()) {
+      const buffered = watch.socket.writableLength;
+      const queued = queuedOf(watch.socket);
+      if (buffered === 0 && queued === 0) watch.since = 0;
+      else if (late || watch.since === 0 || buffered < watch.buffered || queued < watch.queued)
+        watch.since = now;
+      else if (now - watch.since >= timeoutMs) {
+        logger.warn(
+          { unsentBytes: buffered + queued, writeTimeoutMs: timeoutMs },
+          "connection cut: its client read nothing of the answer for the write timeout",
+        );
+        watches.delete(watch.socket);
+        watch.socket.destroy();
+        continue;
       }
-    },
-    Math.max(25, Math.min(1000, Math.floor(timeoutMs / 4))),
-  );
+      watch.buffered = buffered;
+      watch.queued = queued;
+    }
+  }, period);
   // The sweep must not keep a process alive on its own, and ends with the server.
   sweep.unref();
   server.once("close", () => clearInterval(sweep));
