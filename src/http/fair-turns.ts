@@ -28,6 +28,8 @@ export function fairTurns(handle: RequestListener, maxQueued = PIPELINE_QUEUE): 
   const connections = new WeakMap<Socket, Connection>();
   /** Connections that had a request handled this turn; each gets its next queued one in the next turn. */
   let served = new Set<Connection>();
+  /** The other set, reused turn after turn rather than made anew. */
+  let spare = new Set<Connection>();
   let scheduled = false;
 
   const schedule = () => {
@@ -39,7 +41,8 @@ export function fairTurns(handle: RequestListener, maxQueued = PIPELINE_QUEUE): 
   function nextTurn(): void {
     scheduled = false;
     const previous = served;
-    served = new Set();
+    served = spare;
+    spare = previous;
     for (const connection of previous) {
       const next = connection.queue.shift();
       if (!next) continue;
@@ -47,6 +50,7 @@ export function fairTurns(handle: RequestListener, maxQueued = PIPELINE_QUEUE): 
       if (connection.paused && connection.queue.length <= maxQueued / 2) resume(connection);
       handle(...next);
     }
+    previous.clear();
     if (served.size > 0) schedule();
   }
 
