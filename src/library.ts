@@ -3,7 +3,7 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry as Registry } from "./domain/projects/registry.js";
-import type { ProjectDefaults } from "./domain/projects/settings.js";
+import type { Caps, ProjectDefaults } from "./domain/projects/settings.js";
 import { type AppConfig, createApp as buildApp } from "./http/app.js";
 import { createHttpServer as buildHttpServer, type ConnectionLimits } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
@@ -18,16 +18,21 @@ import { DEFAULTS, type Settings } from "./settings.js";
 
 /** The server-wide project settings from the server's settings. No server-wide rate limit: a project sets its own. */
 export function projectDefaultsOf(
-  settings: Pick<Settings, "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize">,
+  settings: Pick<Settings, "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize" | "caps">,
 ): ProjectDefaults {
-  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize } = settings;
-  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit: null };
+  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, caps } = settings;
+  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit: null, caps: { ...caps } };
 }
 
-/** All projects of a server; the project defaults the caller leaves out are the settings table's. */
+/** Project defaults as a caller gives them: any of them, and any of the caps. */
+export type GivenDefaults = Partial<Omit<ProjectDefaults, "caps">> & { caps?: Partial<Caps> };
+
+/** All projects of a server; the project defaults (and caps) the caller leaves out are the settings table's. */
 export class ProjectRegistry extends Registry {
-  constructor(options: { clock: Clock; documents?: ProjectDocument[]; defaults?: Partial<ProjectDefaults> }) {
-    super({ ...options, defaults: { ...projectDefaultsOf(DEFAULTS), ...options.defaults } });
+  constructor(options: { clock: Clock; documents?: ProjectDocument[]; defaults?: GivenDefaults }) {
+    const base = projectDefaultsOf(DEFAULTS);
+    const caps = { ...base.caps, ...options.defaults?.caps };
+    super({ ...options, defaults: { ...base, ...options.defaults, caps } });
   }
 }
 

@@ -4,7 +4,7 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
-import type { V2AuthMode } from "./domain/projects/settings.js";
+import type { Caps, V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
 import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
@@ -53,6 +53,8 @@ export interface StartOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** JSON depth, string length and metadata size limits of request bodies. */
   inputLimits?: Partial<InputLimits>;
+  /** Most projects, and most keys, fault rules, events and card assignments per project. */
+  caps?: Partial<Caps>;
   /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
   speedTricks?: SpeedTricks;
 }
@@ -86,6 +88,7 @@ function withDefaults(options: StartOptions) {
     ...(given as StartOptions),
     connectionLimits: { ...DEFAULTS.connectionLimits, ...options.connectionLimits },
     inputLimits: { ...DEFAULTS.inputLimits, ...options.inputLimits },
+    caps: { ...DEFAULTS.caps, ...options.caps },
   };
 }
 

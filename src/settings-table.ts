@@ -11,7 +11,7 @@ import type { StartOptions } from "./server.js";
 /** What the rows fill: startServer's options, and the log level, from which main makes startServer's logger. */
 type Options = StartOptions & { logLevel?: LogLevel };
 /** Options that group several settings, one row for each of their keys. */
-export type Group = "connectionLimits" | "inputLimits";
+export type Group = "connectionLimits" | "inputLimits" | "caps";
 type Inner<G extends Group> = Required<NonNullable<Options[G]>>;
 
 /** An option (`port`) or a key of a group (`connectionLimits.headerBytes`). */

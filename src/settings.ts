@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
+import { CAP_VARIABLES, MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
 import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
 import { deepFreeze } from "./platform/deep-freeze.js";
 import type { LogLevel } from "./platform/logger.js";
@@ -149,6 +149,13 @@ export const SETTINGS = {
     schema: int(100, 3_600_000),
     default: 30_000,
   },
+  // Node has no write timeout: a client that reads nothing would pin its answer for as long as it stays connected.
+  "connectionLimits.writeTimeoutMs": {
+    env: "WRITE_TIMEOUT_MS",
+    help: "longest an answer may make no progress (its client reading nothing) before the connection is cut",
+    schema: int(100, 3_600_000),
+    default: 30_000,
+  },
   "inputLimits.jsonDepth": {
     env: "JSON_DEPTH_LIMIT",
     help: "deepest nesting of objects and arrays in a JSON body; 400 past it",
@@ -166,6 +173,38 @@ export const SETTINGS = {
     help: "most properties of a metadata object; 400 past it",
     schema: int(1, 1_000_000),
     default: 256,
+  },
+  // Caps (README "Security and limits"): past each, the call that would add one more is 409 limit_exceeded.
+  "caps.projects": {
+    env: CAP_VARIABLES.projects,
+    help: "most projects of the server (control API creations); 409 past it",
+    schema: int(1, 1_000_000),
+    default: 1000,
+  },
+  "caps.keysPerProject": {
+    env: CAP_VARIABLES.keysPerProject,
+    help: "most API keys per project; 409 past it",
+    schema: int(1, 1_000_000),
+    default: 1000,
+  },
+  "caps.faultsPerProject": {
+    env: CAP_VARIABLES.faultsPerProject,
+    help: "most fault rules per project; 409 past it",
+    schema: int(1, 1_000_000),
+    default: 1000,
+  },
+  // Generous enough for the soak (a reset every 20 000 requests) and any test; a load test may raise them.
+  "caps.eventsPerProject": {
+    env: CAP_VARIABLES.eventsPerProject,
+    help: "most custom events a project keeps; POST /v1/events is 409 past it",
+    schema: int(1, 100_000_000),
+    default: 100_000,
+  },
+  "caps.membersPerProject": {
+    env: CAP_VARIABLES.membersPerProject,
+    help: "most card assignments (publications) a project keeps; POST .../members is 409 past it",
+    schema: int(1, 100_000_000),
+    default: 100_000,
   },
 } as const satisfies SettingsTable;
 

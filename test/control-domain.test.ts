@@ -134,10 +134,11 @@ describe("RateLimiter", () => {
 describe("FaultRules", () => {
   it("the first matching rule is taken and retires after its last match", () => {
     const rules = new FaultRules();
-    const once = rules.add(faultInputSchema.parse({ path: "/v1/**", action: "drop", times: 1 }), "t");
+    const once = rules.add(faultInputSchema.parse({ path: "/v1/**", action: "drop", times: 1 }), "t", 10);
     const always = rules.add(
       faultInputSchema.parse({ method: "get", path: "/v1/{x}", action: "delay", latency_ms: 5 }),
       "t",
+      10,
     );
     expect(rules.take("POST", "/v2/x")).toBeUndefined();
     expect(rules.take("GET", "/v1/x")?.id).toBe(once.id);

@@ -94,9 +94,15 @@ describe("settings", () => {
       HEADER_LIMIT_BYTES: 16_384,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
+      WRITE_TIMEOUT_MS: 30_000,
       JSON_DEPTH_LIMIT: 32,
       STRING_LIMIT_CHARS: 65_536,
       METADATA_KEYS_LIMIT: 256,
+      PROJECT_LIMIT: 1000,
+      KEY_LIMIT: 1000,
+      FAULT_LIMIT: 1000,
+      EVENT_LIMIT: 100_000,
+      MEMBER_LIMIT: 100_000,
     });
   });
 
@@ -124,6 +130,9 @@ describe("settings", () => {
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
     expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
+    expect(() => readConfig({ WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
+    expect(() => readConfig({ EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
+    expect(() => readConfig({ PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than REQUEST_TIMEOUT_MS/,
     );

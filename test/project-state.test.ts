@@ -83,9 +83,12 @@ describe("exporting a project's state", () => {
     // Cards are written as stored: a fixture card keeps leaving out what follows from the rest (as fixtures may),
     // so a million-card export stays the size of its fixtures; a card the API wrote is written whole.
     expect(held?.campaign).toBeUndefined();
-    const assigned = assignCard(world.demo, "camp_demo_loyalty", {
-      customer: { source_id: "exported" },
-    }).voucher;
+    const assigned = assignCard(
+      world.demo,
+      "camp_demo_loyalty",
+      { customer: { source_id: "exported" } },
+      world.registry.defaults.caps,
+    ).voucher;
     expect(exportProject(world.demo).vouchers.find((voucher) => voucher.id === assigned.id)).toMatchObject({
       holder_id: assigned.holder_id,
       publish: { count: 1 },

@@ -47,7 +47,7 @@ describe("a state mark", () => {
       changedBy((r) =>
         r
           .get("demo")
-          .faults.add(faultInputSchema.parse({ path: "/v1/x", action: "error", status: 503 }), "now"),
+          .faults.add(faultInputSchema.parse({ path: "/v1/x", action: "error", status: 503 }), "now", 10),
       ),
     ).toBe(true);
   });

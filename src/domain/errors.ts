@@ -31,6 +31,8 @@ export const ERRORS = {
   conflict: [409, "Conflict"],
   tier_limit_exceeded: [409, "Tier limit exceeded"],
   resource_in_use: [409, "Resource in use"],
+  /** One of the server's caps (domain/projects/settings.ts, Caps): the details name the variable that raises it. */
+  limit_exceeded: [409, "Limit exceeded"],
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   expectation_failed: [417, "Expectation failed"],
@@ -173,6 +175,16 @@ export function invalidScope(offending: readonly string[]): ApiError {
 export function tokenLimitReached(limit: number): ApiError {
   return apiError("token_limit_reached", {
     details: `A project may hold at most ${limit} unexpired OAuth tokens`,
+  });
+}
+
+/**
+ * A cap of the emulator reached: 409 like the service's own cap on tiers (a retry cannot succeed until something
+ * is deleted or the cap raised, so not 429). `what` is the plural of what is kept ("custom events").
+ */
+export function limitExceeded(holder: string, what: string, limit: number, variable: string): ApiError {
+  return apiError("limit_exceeded", {
+    details: `${holder} already holds the maximum of ${limit} ${what}; ${variable} raises the limit`,
   });
 }
 

@@ -13,7 +13,9 @@ import type { ApiError } from "../domain/errors.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { badHttpRequest, errorBody, expectationFailed, headersTooLarge, requestTimeout } from "./errors.js";
+import { fairTurns } from "./fair-turns.js";
 import { messageClassesFor } from "./fast/index.js";
+import { cutStalledWriters } from "./write-timeout.js";
 
 /**
  * Limits the HTTP server enforces before a request reaches the app: how large its head may be, and how long a
@@ -27,6 +29,8 @@ export interface ConnectionLimits {
   headersTimeoutMs: number;
   /** Longest wait for a whole request, body included; 408 after it. Not less than `headersTimeoutMs`. */
   requestTimeoutMs: number;
+  /** Longest an answer may make no progress (its client reading none of it) before the connection is cut. */
+  writeTimeoutMs: number;
 }
 
 /** A whole HTTP response carrying the service's error object, for answers written straight to a socket. */
@@ -94,7 +98,8 @@ function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): vo
 /**
  * The node:http server the app runs on, with the connection limits and with every answer Node would give on
  * its own (bad HTTP, too large a head, too slow a client, a missing Host, an Expect it cannot meet, CONNECT) in
- * the service's error object. The app itself never listens (see createApp); the entry points call this. An
+ * the service's error object, a write timeout for clients that stop reading, and fair turns between connections
+ * (one pipelining connection cannot starve the others). The app itself never listens (see createApp); the entry points call this. An
  * Express app's requests and responses are built on the app's prototypes, a speed trick (http/fast/README.md)
  * that an app made by createApp with `speedTricks: { prototypes: false }` does without.
  */
@@ -115,13 +120,14 @@ export function createHttpServer(
       // Checked below, so the answer is the error object rather than Node's empty 400.
       requireHostHeader: false,
     },
-    (req: IncomingMessage, res: ServerResponse) => {
+    fairTurns((req: IncomingMessage, res: ServerResponse) => {
       if (req.httpVersion === "1.1" && req.headers.host === undefined)
         sendJsonError(res, badHttpRequest("an HTTP/1.1 request must carry a Host header"), logger);
       else app(req, res);
-    },
+    }),
   );
   answerClientErrors(server, limits, logger);
+  cutStalledWriters(server, limits.writeTimeoutMs, logger);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
     sendJsonError(res, expectationFailed(String(req.headers.expect)), logger),
   );

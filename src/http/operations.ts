@@ -87,8 +87,10 @@ const TABLE = {
     auth: auth(["api", "loyalties"]),
     body: "json",
     input: z.object({ params: z.object({ campaignId: z.string().min(1) }), body: assignCardBodySchema }),
-    run: ({ auth: { project }, input }) =>
-      voucherResponse(assignCard(project, input.params.campaignId, input.body).voucher),
+    run: ({ registry, auth: { project }, input }) =>
+      voucherResponse(
+        assignCard(project, input.params.campaignId, input.body, registry.defaults.caps).voucher,
+      ),
   }),
   getLocation: row<RawInput>({
     method: "GET",
@@ -103,8 +105,8 @@ const TABLE = {
     auth: auth(["api", "events"]),
     body: "json",
     input: z.object({ params: z.object({}), body: trackEventBodySchema }),
-    run: ({ auth: { project }, input }) => {
-      const { event, customer } = trackEvent(project, input.body);
+    run: ({ registry, auth: { project }, input }) => {
+      const { event, customer } = trackEvent(project, input.body, registry.defaults.caps);
       return eventResponse(event, customer);
     },
   }),

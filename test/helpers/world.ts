@@ -6,9 +6,9 @@ import {
   type ProjectDocumentInput,
   projectDocumentSchema,
 } from "../../src/domain/projects/project-document.js";
-import type { ProjectDefaults } from "../../src/domain/projects/settings.js";
 import type { SpeedTricks } from "../../src/http/fast/index.js";
 import { createApp, ProjectRegistry } from "../../src/index.js";
+import type { GivenDefaults } from "../../src/library.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../src/platform/fixtures.js";
 
@@ -31,7 +31,7 @@ export interface World {
 /** A fresh server world over the default fixtures, with a clock that moves only when the test moves it. */
 export function buildWorld(
   options: {
-    defaults?: Partial<ProjectDefaults>;
+    defaults?: GivenDefaults;
     bodyLimit?: number;
     adminToken?: string;
     speedTricks?: SpeedTricks;

@@ -1,7 +1,8 @@
 import { v4 as uuidv4 } from "uuid";
-import { conflict } from "../errors.js";
+import { conflict, limitExceeded } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
+import { CAP_VARIABLES } from "../projects/settings.js";
 import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
 
 /**
@@ -29,6 +30,9 @@ export function createKey(registry: ProjectRegistry, project: Project, input: Ne
   const key = toApiKey(parsed);
   // A second key under the same app id would silently replace the first; refuse it like one of another project.
   if (project.apiKeys.has(key.app_id)) throw conflict(`App id ${key.app_id} is used by another key`);
+  const limit = registry.defaults.caps.keysPerProject;
+  if (project.apiKeys.size >= limit)
+    throw limitExceeded(`Project ${project.id}`, "API keys", limit, CAP_VARIABLES.keysPerProject);
   registry.indexAppId(key.app_id, project);
   project.apiKeys.put(key);
   return key;

@@ -3,8 +3,9 @@ import { v1Id } from "../../platform/ids.js";
 import type { Customer } from "../customers/customer.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
-import { notFound } from "../errors.js";
+import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
+import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import { metadata } from "../shared/schema-parts.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import {
@@ -51,11 +52,13 @@ export function eventResponse(event: RecordedEvent, customer: Customer) {
 /**
  * POST /v1/events. Checks the name against the project's event schema, the metadata against the event's schema,
  * the customer, and the loyalty and referral codes; only then writes, all at once: the customer, the points the
- * project's earning rules give, the referral conversion, and the event itself.
+ * project's earning rules give, the referral conversion, and the event itself. A project that keeps its most
+ * events (`caps.eventsPerProject`) refuses one more once everything else about it holds.
  */
 export function trackEvent(
   project: Project,
   input: TrackEventInput,
+  caps: Pick<Caps, "eventsPerProject">,
 ): { event: RecordedEvent; customer: Customer } {
   const schema = project.eventSchemas.findByName(input.event);
   if (!schema) throw eventNotDefined(input.event);
@@ -69,6 +72,13 @@ export function trackEvent(
     : undefined;
   const referralCard = input.referral?.code ? referralCardOf(project, input.referral.code) : undefined;
   const earnings = earningsFor(project, input.event, resolved, loyaltyCard);
+  if (project.events.size >= caps.eventsPerProject)
+    throw limitExceeded(
+      `Project ${project.id}`,
+      "custom events",
+      caps.eventsPerProject,
+      CAP_VARIABLES.eventsPerProject,
+    );
 
   const customer = commitCustomer(project, resolved);
   const at = project.clock.iso();

@@ -3,8 +3,9 @@ import { v1Id } from "../../platform/ids.js";
 import type { Campaign } from "../campaigns/campaign.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
-import { notFound } from "../errors.js";
+import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
+import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import type { Publication } from "../publications/publication.js";
 import { metadata } from "../shared/schema-parts.js";
 import { generateCode } from "../vouchers/code-generator.js";
@@ -54,9 +55,15 @@ export interface Assignment {
 /**
  * POST /v1/loyalties/{campaignId}/members. Every rule is checked before anything is written, and the writes happen
  * in one synchronous step, so a refused request changes nothing and two concurrent requests can never be handed
- * the same card (the event loop runs one assignment at a time).
+ * the same card (the event loop runs one assignment at a time). A project that keeps its most assignments
+ * (`caps.membersPerProject`, counted as publications) refuses one more once everything else about it holds.
  */
-export function assignCard(project: Project, campaignRef: string, input: AssignCardInput): Assignment {
+export function assignCard(
+  project: Project,
+  campaignRef: string,
+  input: AssignCardInput,
+  caps: Pick<Caps, "membersPerProject">,
+): Assignment {
   const campaign = findCampaign(project, campaignRef);
   if (campaign.campaign_type !== "LOYALTY_PROGRAM")
     throw invalidCampaignType(campaign.id, campaign.campaign_type);
@@ -73,6 +80,13 @@ export function assignCard(project: Project, campaignRef: string, input: AssignC
   )
     throw customerAlreadyJoined();
   const card = chosen ?? nextOpenCard(project, campaign, now) ?? newCard(project, campaign);
+  if (project.publications.size >= caps.membersPerProject)
+    throw limitExceeded(
+      `Project ${project.id}`,
+      "card assignments",
+      caps.membersPerProject,
+      CAP_VARIABLES.membersPerProject,
+    );
 
   const customer = commitCustomer(project, resolved);
   const at = project.clock.iso();

@@ -91,6 +91,7 @@ export class Project {
       tokenLimit: defaults.tokenLimit,
       journalSize: this.settings.journal_size ?? defaults.journalSize,
       rateLimit: this.settings.rate_limit ?? defaults.rateLimit,
+      caps: defaults.caps,
     };
   }
 

@@ -1,9 +1,9 @@
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
-import { type ApiError, apiError, conflict } from "../errors.js";
+import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { Project } from "./project.js";
 import type { ProjectDocument } from "./project-document.js";
-import type { ProjectDefaults } from "./settings.js";
+import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
 
 export function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
@@ -41,6 +41,17 @@ export class ProjectRegistry {
     this.#fixtures.set(id, document);
     this.#install(project);
     return project;
+  }
+
+  /**
+   * Adds a project the control API was asked for, within the server's cap on projects (fixtures and state files
+   * are loaded whole, through add and restore). Checked first, so a refusal changes nothing.
+   */
+  create(document: ProjectDocument): Project {
+    const limit = this.defaults.caps.projects;
+    if (this.#projects.size >= limit)
+      throw limitExceeded("The server", "projects", limit, CAP_VARIABLES.projects);
+    return this.add(document);
   }
 
   /**

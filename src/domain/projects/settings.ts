@@ -20,6 +20,37 @@ export type RateLimit = z.output<typeof rateLimitSchema>;
 
 export const MAX_JOURNAL_SIZE = 100_000;
 
+/**
+ * What the server and each project may keep, so that a load test, a runaway script or a CI server nobody cleans
+ * cannot grow the memory without bound: past a cap the operation that would add one more is refused (409
+ * `limit_exceeded`, naming the variable that raises it) and changes nothing. Customers, cards and publications
+ * are bounded through them: an event or an assignment adds at most one customer, an assignment one publication
+ * and at most one card. Caps count what a project holds, fixtures included, and apply to what the API adds;
+ * fixtures, state files and state imports are loaded whole (imports are bounded by their body limit).
+ * Webhook endpoints (issue 16) do not exist yet: when they do, they need a cap here too.
+ */
+export interface Caps {
+  /** Projects of the server (POST /__mock/projects). */
+  projects: number;
+  /** API keys of a project (POST .../keys). */
+  keysPerProject: number;
+  /** Fault rules of a project (POST .../faults). */
+  faultsPerProject: number;
+  /** Custom events a project keeps (POST /v1/events). */
+  eventsPerProject: number;
+  /** Publications (loyalty card assignments) a project keeps (POST /v1/loyalties/{campaignId}/members). */
+  membersPerProject: number;
+}
+
+/** The variable that sets each cap, for the error that refuses past it (src/settings.ts reads the same). */
+export const CAP_VARIABLES = {
+  projects: "PROJECT_LIMIT",
+  keysPerProject: "KEY_LIMIT",
+  faultsPerProject: "FAULT_LIMIT",
+  eventsPerProject: "EVENT_LIMIT",
+  membersPerProject: "MEMBER_LIMIT",
+} as const satisfies Record<keyof Caps, string>;
+
 /** Server-wide settings; a project's own settings override them one by one. */
 export interface ProjectDefaults {
   v2AuthMode: V2AuthMode;
@@ -29,6 +60,8 @@ export interface ProjectDefaults {
   /** Requests each project's journal keeps (the newest); 0 keeps none. */
   journalSize: number;
   rateLimit: RateLimit | null;
+  /** Server-wide only: a project cannot raise its own. */
+  caps: Caps;
 }
 
 export const projectSettingsSchema = z.strictObject({

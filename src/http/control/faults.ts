@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { z } from "zod";
+import type { Fault } from "../../domain/faults/fault-rules.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
 import { route } from "../routes.js";
@@ -13,11 +14,17 @@ const newFault = z.object({
   body: faultInputSchema,
 });
 
+const asObject = (fault: Fault) => ({ object: "fault" as const, ...fault });
+
 /** Fault rules of a project: add one, list them, delete one or all. See domain/faults for what each action does. */
 export function faultRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
   route(router, "/projects/:projectId/faults", {
     get: [
-      (req, res) => void res.json(listOf("faults", registry.get(String(req.params.projectId)).faults.list())),
+      (req, res) => {
+        // Each rule as GET .../faults/{id} shows it, as the control API's document has it.
+        const faults = registry.get(String(req.params.projectId)).faults.list();
+        res.json(listOf("faults", faults.map(asObject)));
+      },
     ],
     post: [
       ...jsonBody(bodyLimit),
@@ -25,7 +32,8 @@ export function faultRoutes(router: Router, { registry, bodyLimit }: ControlDeps
       (_req, res) => {
         const { params, body } = getInput<z.output<typeof newFault>>(res);
         const project = registry.get(params.projectId);
-        created(res, { object: "fault", ...project.faults.add(body, project.clock.iso()) });
+        const limit = registry.defaults.caps.faultsPerProject;
+        created(res, { object: "fault", ...project.faults.add(body, project.clock.iso(), limit) });
       },
     ],
     delete: [

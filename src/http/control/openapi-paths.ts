@@ -62,7 +62,8 @@ export function projectPaths(): Record<string, Schema> {
         summary: "Create an isolated project",
         description:
           "A project document in the fixture format (project id and API key credentials are generated when absent), " +
-          "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys.",
+          "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys. " +
+          "409 limit_exceeded when the server holds PROJECT_LIMIT projects.",
         body: { oneOf: [ref("TemplateRequest"), ref("PostedProjectDocument")] },
         status: 201,
         ok: ref("CreatedProject"),
@@ -127,6 +128,7 @@ export function clockAndKeyPaths(): Record<string, Schema> {
       }),
       post: operation("keys", {
         summary: "Create an API key (credentials generated when absent)",
+        description: "409 when the app id is taken, or limit_exceeded when the project holds KEY_LIMIT keys.",
         params: P,
         body: ref("NewApiKey"),
         status: 201,
@@ -185,10 +187,12 @@ export function journalAndFaultPaths(): Record<string, Schema> {
       }),
       post: operation("faults", {
         summary: "Add a fault rule",
+        description: "409 limit_exceeded when the project holds FAULT_LIMIT rules.",
         params: P,
         body: ref("NewFault"),
         status: 201,
         ok: ref("Fault"),
+        errors: [409],
       }),
       delete: operation("faults", { summary: "Delete every fault rule", params: P, ok: ref("Cleared") }),
     },

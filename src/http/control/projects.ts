@@ -29,7 +29,7 @@ export function projectRoutes(router: Router, { registry, bodyLimit }: ControlDe
           template = request.template;
           document = documentFromTemplate(registry, request);
         } else document = parseBody(postedDocumentSchema, body);
-        const project = registry.add(document);
+        const project = registry.create(document);
         const keys = project.apiKeys.list().map(keyView);
         created(res, {
           object: "project",
