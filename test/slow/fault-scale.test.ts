@@ -6,13 +6,15 @@ import { type RunningServer, startServer } from "../../src/server.js";
 import { defaultDocuments } from "../helpers/world.js";
 
 /**
- * Fault matching does not slow every request with the number of rules (issue 18: 100k rules, 54 req/s). The same
- * requests are timed on the same server before and after the project gets 100k exact rules and 100 pattern rules
- * for other paths; the rate after must stay a good part of the rate before.
+ * Fault matching does not slow every request with the number of rules (issue 18: 100k rules, 54 req/s). The demo
+ * project gets 100k exact rules and 100 pattern rules, none for the path asked; the other project none. The same
+ * GET is timed on both, in alternating batches on one server, so load on the machine falls on both alike; the
+ * project with the rules must keep a good part of the other's rate.
  */
 
 const RULES = 100_000;
-const REQUESTS = 2000;
+const BATCH = 200;
+const ROUNDS = 10;
 
 let server: RunningServer;
 
@@ -26,18 +28,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function rate(): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const DEMO = {
+  path: "/v1/locations/loc_demo_circle",
+  keys: { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" },
+};
+const OTHER = {
+  path: "/v1/locations/loc_other_circle",
+  keys: { "X-App-Id": "other-app-id", "X-App-Token": "other-app-token" },
+};
+
+/** Seconds `BATCH` sequential GETs take on one kept-alive connection. */
+async function batch(agent: Agent, target: typeof DEMO): Promise<number> {
   const get = () =>
     new Promise<void>((resolve, reject) => {
       const req = request(
-        {
-          agent,
-          host: "127.0.0.1",
-          port: server.port,
-          path: "/v1/locations/loc_demo_circle",
-          headers: { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" },
-        },
+        { agent, host: "127.0.0.1", port: server.port, path: target.path, headers: target.keys },
         (res) => {
           res.resume();
           res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode}`))));
@@ -46,17 +51,13 @@ async function rate(): Promise<number> {
       req.on("error", reject);
       req.end();
     });
-  for (let i = 0; i < 200; i++) await get();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < REQUESTS; i++) await get();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  agent.destroy();
-  return REQUESTS / seconds;
+  for (let i = 0; i < BATCH; i++) await get();
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 describe("fault matching with 100k rules", () => {
-  it("serves a project with 100k rules (none matching) at a good part of the rate without them", async () => {
-    const before = await rate();
+  it("serves a project with 100k rules (none matching) at a good part of the rate of one without", async () => {
     const faults = server.registry.get("demo").faults;
     const limit = RULES + 100;
     for (let i = 0; i < RULES; i++) {
@@ -69,10 +70,22 @@ describe("fault matching with 100k rules", () => {
     }
     for (let i = 0; i < 100; i++)
       faults.add(faultInputSchema.parse({ path: `/v2/area_${i}/**`, action: "drop" }), "t", limit);
-    const after = await rate();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await batch(agent, DEMO);
+    await batch(agent, OTHER);
+    let withRules = 0;
+    let without = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      withRules += await batch(agent, DEMO);
+      without += await batch(agent, OTHER);
+    }
+    agent.destroy();
+    const ratio = without / withRules;
+    const rate = (seconds: number) => ((BATCH * ROUNDS) / seconds).toFixed(0);
     process.stdout.write(
-      `faults: ${before.toFixed(0)} req/s without rules, ${after.toFixed(0)} req/s with ${RULES} exact and 100 pattern rules (${(after / before).toFixed(2)})\n`,
+      `faults: ${rate(without)} req/s for a project without rules, ${rate(withRules)} req/s for one with ${RULES} ` +
+        `exact and 100 pattern rules (${ratio.toFixed(2)})\n`,
     );
-    expect(after / before).toBeGreaterThan(0.5);
+    expect(ratio).toBeGreaterThan(0.5);
   }, 120_000);
 });
