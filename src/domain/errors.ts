@@ -14,6 +14,8 @@ export const ERRORS = {
   invalid_scope: [400, "Invalid scope"],
   invalid_campaign_type: [400, "Invalid campaign type"],
   voucher_already_published: [400, "Voucher already published"],
+  voucher_disabled: [400, "Voucher disabled"],
+  voucher_expired: [400, "Voucher expired"],
   voucher_not_active: [400, "Voucher not active"],
   no_voucher_suitable_for_publication: [400, "Couldn't find any voucher suitable for publication"],
   voucher_cannot_be_published: [400, "Voucher cannot be published"],
