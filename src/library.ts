@@ -16,12 +16,19 @@ import { DEFAULTS, type Settings } from "./settings.js";
  * runs with.
  */
 
-/** The server-wide project settings from the server's settings. No server-wide rate limit: a project sets its own. */
+/**
+ * The server-wide project settings from the server's settings. The rate limit is per minute, as the service
+ * counts its plans' limits; a project's own `rate_limit` replaces it.
+ */
 export function projectDefaultsOf(
-  settings: Pick<Settings, "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize">,
+  settings: Pick<
+    Settings,
+    "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize" | "rateLimitPerMinute"
+  >,
 ): ProjectDefaults {
-  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize } = settings;
-  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit: null };
+  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimitPerMinute } = settings;
+  const rateLimit = rateLimitPerMinute > 0 ? { limit: rateLimitPerMinute, window_seconds: 60 } : null;
+  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit };
 }
 
 /** All projects of a server; the project defaults the caller leaves out are the settings table's. */

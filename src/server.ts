@@ -41,6 +41,8 @@ export interface StartOptions {
   tokenGraceSeconds?: number;
   /** Most live OAuth tokens per project. */
   tokenLimit?: number;
+  /** API calls per minute of its clock each project may make unless it sets its own rate_limit; 0: none. */
+  rateLimitPerMinute?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
   /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */

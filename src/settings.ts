@@ -86,6 +86,14 @@ export const SETTINGS = {
     schema: int(1, 1_000_000_000),
     default: 1000,
   },
+  // The service's per-minute limit of its Organization plan (documentation/guides/limits.mdx: "API requests per
+  // minute", Business 100, Organization 2,000): high enough for test suites, low enough to be met by a runaway loop.
+  rateLimitPerMinute: {
+    env: "RATE_LIMIT_PER_MINUTE",
+    help: "API calls each project may make per minute of its clock; 0: no limit and no X-Rate-Limit headers",
+    schema: int(0, 1_000_000_000),
+    default: 2000,
+  },
   // The spec lists all three headers for v2; `either` is the later public description.
   v2AuthMode: {
     env: "V2_AUTH_MODE",

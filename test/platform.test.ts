@@ -86,6 +86,7 @@ describe("settings", () => {
       BODY_LIMIT_BYTES: 1_048_576,
       TOKEN_GRACE_SECONDS: 60,
       TOKEN_LIMIT: 1000,
+      RATE_LIMIT_PER_MINUTE: 2000,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
       JOURNAL_SIZE: 1000,

@@ -200,6 +200,8 @@ export function apiLimitReached(
       "X-Rate-Limit-Remaining": "0",
       "X-Rate-Limit-Retry": String(Math.ceil(retryAtMs / 1000)),
       "Retry-After": String(retryAfter),
+      // documentation/guides/limits.mdx: the type of limit reached; the per-period call limit is `api_calls`.
+      "X-Rate-Limit-Type": "api_calls",
     },
   });
 }
