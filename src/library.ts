@@ -42,8 +42,10 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = DEFAULTS.connectionLi
 export const DEFAULT_INPUT_LIMITS: InputLimits = DEFAULTS.inputLimits;
 
 /** createApp's dependencies: the registry, and whatever else the caller wants other than the default. */
-export type AppDeps = Omit<AppConfig, "bodyLimit" | "trustProxy" | "inputLimits"> &
-  Partial<Pick<AppConfig, "bodyLimit" | "trustProxy">> & { inputLimits?: Partial<InputLimits> };
+export type AppDeps = Omit<AppConfig, "bodyLimit" | "trustProxy" | "inputLimits" | "corsOrigins"> &
+  Partial<Pick<AppConfig, "bodyLimit" | "trustProxy" | "corsOrigins">> & {
+    inputLimits?: Partial<InputLimits>;
+  };
 
 /**
  * Builds the emulator's Express app over a registry of projects. It never listens: the entry point, the library
@@ -54,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
     ...deps,
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     trustProxy: deps.trustProxy ?? DEFAULTS.trustProxy,
+    corsOrigins: deps.corsOrigins ?? DEFAULTS.corsOrigins,
     inputLimits: { ...DEFAULTS.inputLimits, ...deps.inputLimits },
   });
 }

@@ -6,6 +6,7 @@ import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import type { V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import type { CorsOrigins } from "./http/cors.js";
 import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
@@ -45,6 +46,8 @@ export interface StartOptions {
   rateLimitPerMinute?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
+  /** Browser origins allowed to call (CORS): `*` for any, or a list of exact origins. */
+  corsOrigins?: CorsOrigins;
   /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
   adminToken?: string;
   /** Requests each project's journal keeps. */
@@ -139,6 +142,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     ...(stateWriter && { changes: stateWriter }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
+    corsOrigins: options.corsOrigins,
     adminToken: options.adminToken,
     inputLimits: options.inputLimits,
     ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),

@@ -29,6 +29,23 @@ const trustProxy = z.string().transform((value): boolean | number | string => {
   return /^\d+$/.test(value) ? Number(value) : value;
 });
 
+/** `*` (any origin, the default, as the real API), or origins separated by commas: `https://app.example.com`. */
+const corsOrigins = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim()))
+  .pipe(
+    z.union([
+      z.tuple([z.literal("*")]).transform((): "*" => "*"),
+      z.array(
+        z
+          .string()
+          .regex(/^https?:\/\/[^/\s]+$/, {
+            message: 'each origin must be like https://app.example.com, or "*"',
+          }),
+      ),
+    ]),
+  );
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /**
@@ -106,6 +123,13 @@ export const SETTINGS = {
     help: 'Express "trust proxy": whose X-Forwarded-For IP allow-lists believe',
     schema: trustProxy,
     default: false,
+  },
+  // The real API supports CORS for any origin (documentation/api-reference/introduction-api.mdx).
+  corsOrigins: {
+    env: "CORS_ORIGINS",
+    help: "browser origins allowed to call (comma-separated), or * for any",
+    schema: corsOrigins,
+    default: "*",
   },
   adminToken: {
     env: "MOCK_ADMIN_TOKEN",

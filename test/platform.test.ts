@@ -89,6 +89,7 @@ describe("settings", () => {
       RATE_LIMIT_PER_MINUTE: 2000,
       V2_AUTH_MODE: "strict",
       TRUST_PROXY: false,
+      CORS_ORIGINS: "*",
       JOURNAL_SIZE: 1000,
       STATE_SYNC: "interval",
       STATE_SAVE_INTERVAL_MS: 1000,

@@ -4,6 +4,7 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
+import { type CorsOrigins, cors } from "./cors.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input-limits.js";
@@ -24,6 +25,8 @@ export interface AppConfig {
   bodyLimit: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
   trustProxy: boolean | string | number;
+  /** Browser origins allowed to call, the control API included: `*` for any. */
+  corsOrigins: CorsOrigins;
   /** When set, every call of the control API (/__mock) must carry it in X-Mock-Admin-Token. */
   adminToken?: string | undefined;
   /** More control routes, mounted under /__mock behind the admin token check. */
@@ -45,6 +48,8 @@ export interface AppConfig {
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
   const app = baseApp(deps);
+  // First: a browser's preflight carries neither the admin token nor credentials.
+  app.use(cors(deps.corsOrigins));
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
   const state = stateRouter({
