@@ -37,11 +37,9 @@ const corsOrigins = z
     z.union([
       z.tuple([z.literal("*")]).transform((): "*" => "*"),
       z.array(
-        z
-          .string()
-          .regex(/^https?:\/\/[^/\s]+$/, {
-            message: 'each origin must be like https://app.example.com, or "*"',
-          }),
+        z.string().regex(/^https?:\/\/[^/\s]+$/, {
+          message: 'each origin must be like https://app.example.com, or "*"',
+        }),
       ),
     ]),
   );

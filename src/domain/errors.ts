@@ -28,18 +28,22 @@ export const ERRORS = {
   forbidden: [403, "Forbidden"],
   tier_range_overlap: [403, "Tier range overlap"],
   not_found: [404, "Resource not found"],
-  method_not_allowed: [405, "Method not allowed"],
+  /** The documented 405 (documentation/api-reference/errors.mdx, "Error structure"). */
+  method_not_allowed: [405, "HTTP Method Not Allowed"],
+  not_acceptable: [406, "Not Acceptable"],
   request_timeout: [408, "Request timeout"],
   conflict: [409, "Conflict"],
   tier_limit_exceeded: [409, "Tier limit exceeded"],
   resource_in_use: [409, "Resource in use"],
-  payload_too_large: [413, "Payload too large"],
+  /** errors.mdx: "request body payload too large or query string too large"; it gives the key, not a message. */
+  query_too_large: [413, "Query too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   expectation_failed: [417, "Expectation failed"],
   token_limit_reached: [429, "Token limit reached"],
   api_limit_reached: [429, "API limit reached"],
   request_header_fields_too_large: [431, "Request header fields too large"],
   internal_error: [500, "Internal Server Error"],
+  not_emulated: [501, "Not emulated"],
   state_not_saved: [500, "State not saved"],
 } as const satisfies Record<string, readonly [number, string]>;
 

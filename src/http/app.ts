@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from "express";
+import express, { type Express, type RequestHandler, type Router } from "express";
 import type { Logger } from "pino";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { silentLogger } from "../platform/logger.js";
@@ -48,7 +48,8 @@ export interface AppConfig {
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
   const app = baseApp(deps);
-  // First: a browser's preflight carries neither the admin token nor credentials.
+  app.use(mergeLeadingSlashes);
+  // Next: a browser's preflight carries neither the admin token nor credentials.
   app.use(cors(deps.corsOrigins));
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
@@ -68,6 +69,19 @@ export function createApp(deps: AppConfig): Express {
   mountOperations(app, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
 }
+
+/**
+ * A client whose base URL ends in a slash sends `//v1/locations/x`. Emulation choice (README "Emulation choices"):
+ * answered as `/v1/locations/x`, as servers behind nginx (merge_slashes, on by default) do, rather than a 404 that
+ * only the stand-in gives. Only the slashes right after the host merge; a doubled slash further in stays unknown.
+ */
+const mergeLeadingSlashes: RequestHandler = (req, _res, next) => {
+  if (req.url.startsWith("//")) {
+    req.url = req.url.replace(/^\/+/, "/");
+    req.originalUrl = req.url;
+  }
+  next();
+};
 
 /** The Express app with its settings and request logging (and request ids), before any route. */
 export function baseApp(
