@@ -185,13 +185,10 @@ export interface Exchange {
  * document under /__mock); a success body that validates too.
  */
 export function checkAnswer({ request, response }: Exchange): void {
-  const target = request.target.split(/[?#]/)[0] ?? request.target;
-  // Express routes ignore case and a trailing slash; the contract's templates are lower case, without one. Slashes
-  // right after the host merge (issue 15: a base URL ending in a slash).
-  const path = target
-    .replace(/(.)\/$/, "$1")
-    .replace(/^\/+/, "/")
-    .toLowerCase();
+  // Slashes right after the host merge (issue 15: a base URL ending in a slash).
+  const target = (request.target.split(/[?#]/)[0] ?? request.target).replace(/^\/+/, "/");
+  // Express routes ignore case and a trailing slash; the contract's templates are lower case, without one.
+  const path = target.replace(/(.)\/$/, "$1").toLowerCase();
   // The one 5xx by design (issue 15): 501 not_emulated for an operation of the real service we do not emulate
   // (a HEAD's answer has no body to show the key: its path must be such an operation).
   const notEmulated =
