@@ -58,9 +58,16 @@ async function main(): Promise<void> {
   });
   const ours = await startProcess({
     script: "dist/main.js",
-    // Default settings, logging on (to a file). Only the token cap is raised: at thousands of requests per second
-    // the spec's 1000 live tokens last a third of a second, and the scenario measures issuing, not refusing.
-    env: { FIXTURES_DIR: fixtures, LOG_LEVEL: "info", TOKEN_LIMIT: "100000000" },
+    // Default settings, logging on (to a file). Only the token cap and the rate limit are raised: at thousands of
+    // requests per second the spec's 1000 live tokens last a third of a second and the 2000 calls a minute a tenth
+    // of one, and the scenarios measure the operations, not refusals. The limiter still counts every call and sends
+    // its headers.
+    env: {
+      FIXTURES_DIR: fixtures,
+      LOG_LEVEL: "info",
+      TOKEN_LIMIT: "100000000",
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+    },
     logFile: join(tmp, "server.log"),
     probe: (url) => ok(`${url}${LOCATION_PATH}`, { headers: BENCH_KEYS }),
   });

@@ -18,7 +18,8 @@ const { values: args } = parseArgs({
 });
 
 const gc = collectGarbage();
-const server = await startServer({ port: 0 });
+// Far more calls a minute than any plan allows: the limiter still counts each (and sends its headers), never refuses.
+const server = await startServer({ port: 0, rateLimitPerMinute: 1_000_000_000 });
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const samples: { sent: number; heap: number }[] = [];
 const demo = () => server.registry.get("demo");

@@ -16,12 +16,19 @@ import { DEFAULTS, type Settings } from "./settings.js";
  * runs with.
  */
 
-/** The server-wide project settings from the server's settings. No server-wide rate limit: a project sets its own. */
+/**
+ * The server-wide project settings from the server's settings. The rate limit is per minute, as the service
+ * counts its plans' limits; a project's own `rate_limit` replaces it.
+ */
 export function projectDefaultsOf(
-  settings: Pick<Settings, "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize" | "caps">,
+  settings: Pick<
+    Settings,
+    "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize" | "rateLimitPerMinute" | "caps"
+  >,
 ): ProjectDefaults {
-  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, caps } = settings;
-  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit: null, caps: { ...caps } };
+  const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimitPerMinute, caps } = settings;
+  const rateLimit = rateLimitPerMinute > 0 ? { limit: rateLimitPerMinute, window_seconds: 60 } : null;
+  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit, caps: { ...caps } };
 }
 
 /** Project defaults as a caller gives them: any of them, and any of the caps. */
@@ -40,8 +47,10 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = DEFAULTS.connectionLi
 export const DEFAULT_INPUT_LIMITS: InputLimits = DEFAULTS.inputLimits;
 
 /** createApp's dependencies: the registry, and whatever else the caller wants other than the default. */
-export type AppDeps = Omit<AppConfig, "bodyLimit" | "trustProxy" | "inputLimits"> &
-  Partial<Pick<AppConfig, "bodyLimit" | "trustProxy">> & { inputLimits?: Partial<InputLimits> };
+export type AppDeps = Omit<AppConfig, "bodyLimit" | "trustProxy" | "inputLimits" | "corsOrigins"> &
+  Partial<Pick<AppConfig, "bodyLimit" | "trustProxy" | "corsOrigins">> & {
+    inputLimits?: Partial<InputLimits>;
+  };
 
 /**
  * Builds the emulator's Express app over a registry of projects. It never listens: the entry point, the library
@@ -52,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
     ...deps,
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     trustProxy: deps.trustProxy ?? DEFAULTS.trustProxy,
+    corsOrigins: deps.corsOrigins ?? DEFAULTS.corsOrigins,
     inputLimits: { ...DEFAULTS.inputLimits, ...deps.inputLimits },
   });
 }

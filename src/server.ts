@@ -6,6 +6,7 @@ import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import type { Caps, V2AuthMode } from "./domain/projects/settings.js";
 import { createApp } from "./http/app.js";
+import type { CorsOrigins } from "./http/cors.js";
 import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
@@ -41,8 +42,12 @@ export interface StartOptions {
   tokenGraceSeconds?: number;
   /** Most live OAuth tokens per project. */
   tokenLimit?: number;
+  /** API calls per minute of its clock each project may make unless it sets its own rate_limit; 0: none. */
+  rateLimitPerMinute?: number;
   v2AuthMode?: V2AuthMode;
   trustProxy?: boolean | string | number;
+  /** Browser origins allowed to call (CORS): `*` for any, or a list of exact origins. */
+  corsOrigins?: CorsOrigins;
   /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
   adminToken?: string;
   /** Requests each project's journal keeps. */
@@ -140,6 +145,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     ...(stateWriter && { changes: stateWriter }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
+    corsOrigins: options.corsOrigins,
     adminToken: options.adminToken,
     inputLimits: options.inputLimits,
     ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),

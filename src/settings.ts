@@ -29,6 +29,21 @@ const trustProxy = z.string().transform((value): boolean | number | string => {
   return /^\d+$/.test(value) ? Number(value) : value;
 });
 
+/** `*` (any origin, the default, as the real API), or origins separated by commas: `https://app.example.com`. */
+const corsOrigins = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim()))
+  .pipe(
+    z.union([
+      z.tuple([z.literal("*")]).transform((): "*" => "*"),
+      z.array(
+        z.string().regex(/^https?:\/\/[^/\s]+$/, {
+          message: 'each origin must be like https://app.example.com, or "*"',
+        }),
+      ),
+    ]),
+  );
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /**
@@ -86,6 +101,14 @@ export const SETTINGS = {
     schema: int(1, 1_000_000_000),
     default: 1000,
   },
+  // The service's per-minute limit of its Organization plan (documentation/guides/limits.mdx: "API requests per
+  // minute", Business 100, Organization 2,000): high enough for test suites, low enough to be met by a runaway loop.
+  rateLimitPerMinute: {
+    env: "RATE_LIMIT_PER_MINUTE",
+    help: "API calls each project may make per minute of its clock; 0: no limit and no X-Rate-Limit headers",
+    schema: int(0, 1_000_000_000),
+    default: 2000,
+  },
   // The spec lists all three headers for v2; `either` is the later public description.
   v2AuthMode: {
     env: "V2_AUTH_MODE",
@@ -98,6 +121,13 @@ export const SETTINGS = {
     help: 'Express "trust proxy": whose X-Forwarded-For IP allow-lists believe',
     schema: trustProxy,
     default: false,
+  },
+  // The real API supports CORS for any origin (documentation/api-reference/introduction-api.mdx).
+  corsOrigins: {
+    env: "CORS_ORIGINS",
+    help: "browser origins allowed to call (comma-separated), or * for any",
+    schema: corsOrigins,
+    default: "*",
   },
   adminToken: {
     env: "MOCK_ADMIN_TOKEN",

@@ -63,7 +63,8 @@ describe("two projects created side by side", () => {
       headers: b.keys,
     });
     expect([faultedA.status, cleanB.status]).toEqual([503, 200]);
-    expect(cleanB.headers["x-rate-limit-limit"]).toBeUndefined();
+    // B has the server's default limit (issue 15: on by default), never A's.
+    expect(cleanB.headers["x-rate-limit-limit"]).toBe("2000");
     expect((await control(app, { method: "GET", path: `/__mock/projects/${b.id}/faults` })).body.total).toBe(
       0,
     );

@@ -233,6 +233,6 @@ it("a body over the size limit is 413 and creates nothing", async () => {
     path: "/__mock/projects",
     body: { project: { name: "x".repeat(2000) } },
   });
-  expectError(res, 413, { key: "payload_too_large" });
+  expectError(res, 413, { key: "query_too_large" });
   expect(registry.list()).toHaveLength(2);
 });

@@ -21,7 +21,13 @@ describe("/__mock/projects/{id}/settings", () => {
       object: "settings",
       project_id: "demo",
       settings: {},
-      effective: { v2_auth_mode: "strict", token_grace_seconds: 30, rate_limit: null, journal_size: 1000 },
+      // Issue 15: a project without its own limit has the server's (RATE_LIMIT_PER_MINUTE, 2000 a minute).
+      effective: {
+        v2_auth_mode: "strict",
+        token_grace_seconds: 30,
+        rate_limit: { limit: 2000, window_seconds: 60 },
+        journal_size: 1000,
+      },
       rate_limit_window: null,
     });
   });
@@ -120,6 +126,7 @@ describe("rate limiting", () => {
       "x-rate-limit-remaining": "0",
       "retry-after": "60",
       "x-rate-limit-retry": String(Date.parse("2026-11-20T10:01:00.000Z") / 1000),
+      "x-rate-limit-type": "api_calls",
     });
   });
 
@@ -180,14 +187,16 @@ describe("rate limiting", () => {
     expect((await location(app)).status).toBe(200);
   });
 
-  it("is per project, and off where not set", async () => {
+  // Issue 15 changed the documented answer: a project without a limit of its own has the server's default.
+  it("is per project, and the server's default where a project sets none", async () => {
     const { app } = buildWorld();
     await settings(app, "PATCH", { rate_limit: { limit: 1 } });
     await location(app);
     expect((await location(app)).status).toBe(429);
     const other = await location(app, OTHER_KEYS, "loc_other_circle");
     expect(other.status).toBe(200);
-    expect(other.headers["x-rate-limit-limit"]).toBeUndefined();
+    expect(other.headers["x-rate-limit-limit"]).toBe("2000");
+    expect(other.headers["x-rate-limit-remaining"]).toBe("1999");
   });
 
   it("a project document may bring its own limit, as project.json settings", async () => {
@@ -207,7 +216,8 @@ describe("rate limiting", () => {
     });
   });
 
-  it("a new limit starts a new window; removing it lifts the limit", async () => {
+  // Issue 15 changed the documented answer: removing the project's limit brings back the server's, not none.
+  it("a new limit starts a new window; removing it brings back the server's default", async () => {
     const { app } = buildWorld();
     await settings(app, "PATCH", { rate_limit: { limit: 1 } });
     await location(app);
@@ -217,6 +227,7 @@ describe("rate limiting", () => {
     await settings(app, "PATCH", { rate_limit: null });
     const res = await location(app);
     expect(res.status).toBe(200);
-    expect(res.headers["x-rate-limit-limit"]).toBeUndefined();
+    expect(res.headers["x-rate-limit-limit"]).toBe("2000");
+    expect(res.headers["x-rate-limit-remaining"]).toBe("1999");
   });
 });

@@ -49,7 +49,7 @@ async function refuses(
 ) {
   const before = JSON.stringify(exportProject(target.demo));
   const res = await post(target.app, body);
-  expectError(res, status, { key: status === 413 ? "payload_too_large" : "invalid_payload", details });
+  expectError(res, status, { key: status === 413 ? "query_too_large" : "invalid_payload", details });
   expect(JSON.stringify(exportProject(target.demo))).toBe(before);
 }
 

@@ -395,14 +395,16 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
         details: "Voucher 'v_u7s68vOn0U6myGz6hTjG64T4' has already been published",
       },
     },
+    // The three validity keys of documentation/api-reference/errors.mdx (voucher_disabled: "active: false";
+    // voucher_expired: "after expiration date"; voucher_not_active: "before start date"), issue 15.
     {
-      name: "a switched-off card is 400 voucher_not_active",
+      name: "a switched-off card is 400 voucher_disabled",
       body: { customer: { source_id: "x" }, voucher: "DEMO-NACT-2222" },
       status: 400,
       expected: {
-        key: "voucher_not_active",
-        message: "Voucher not active",
-        details: "Voucher 'v_OOf7vz01sp6BjMKXAVSJ8FxP' is not active",
+        key: "voucher_disabled",
+        message: "Voucher disabled",
+        details: "Voucher 'v_OOf7vz01sp6BjMKXAVSJ8FxP' (DEMO-NACT-2222) has been disabled",
       },
     },
     {
@@ -411,14 +413,21 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       status: 400,
       expected: {
         key: "voucher_not_active",
-        details: /is not active yet; it starts at 2027-01-01T00:00:00.000Z/,
+        message: "Voucher not active",
+        details:
+          "Voucher 'v_Tip7E39uS5PavecX0d48Lwjo' (DEMO-LATE-2727) is not active yet; it starts at 2027-01-01T00:00:00.000Z",
       },
     },
     {
-      name: "a card after its expiration_date is 400 voucher_not_active",
+      name: "a card after its expiration_date is 400 voucher_expired",
       body: { customer: { source_id: "x" }, voucher: "DEMO-EXPD-2525" },
       status: 400,
-      expected: { key: "voucher_not_active", details: /has expired/ },
+      expected: {
+        key: "voucher_expired",
+        message: "Voucher expired",
+        details:
+          "Voucher 'v_fqGSCFKw0WIGJiWTwoI4Wdr0' (DEMO-EXPD-2525) has already expired; it expired at 2025-12-31T23:59:59.999Z",
+      },
     },
     {
       name: "a customer who joined a join-once program is 400 voucher_cannot_be_published (by id)",
@@ -427,14 +436,17 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       expected: {
         key: "voucher_cannot_be_published",
         message: "Voucher cannot be published",
-        details: "Customer already joined program",
+        details: "Voucher cannot be published. Customer already joined program.",
       },
     },
     {
       name: "a customer who joined a join-once program is refused (by source_id, with a fresh code)",
       body: { customer: { source_id: "bob@example.com", name: "Changed" }, voucher: FIRST_OPEN.code },
       status: 400,
-      expected: { key: "voucher_cannot_be_published", details: "Customer already joined program" },
+      expected: {
+        key: "voucher_cannot_be_published",
+        details: "Voucher cannot be published. Customer already joined program.",
+      },
     },
     {
       name: "a publication source_id used before is 400 duplicate_source_id",
@@ -443,7 +455,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       expected: {
         key: "duplicate_source_id",
         message: "Duplicate source_id",
-        details: "A publication with source_id 'crm-signup-0001' already exists",
+        details: "Publication with source_id: 'crm-signup-0001' already exists",
       },
     },
     {
@@ -536,7 +548,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
     const again = await join(world, "camp_demo_loyalty", { customer: { source_id: "twice" } });
     expectError(again, 400, {
       key: "voucher_cannot_be_published",
-      details: "Customer already joined program",
+      details: "Voucher cannot be published. Customer already joined program.",
     });
     expect(storeSnapshot(world.demo)).toBe(before);
   });

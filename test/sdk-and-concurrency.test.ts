@@ -93,6 +93,31 @@ describe("the official @voucherify/sdk against a listening server", () => {
     });
     expect(response.status).toBe(200);
   });
+
+  // Issue 15: the client's throttling reads X-Rate-Limit-Remaining off the last answer, as in production, where
+  // every answer carries it (documentation/guides/limits.mdx, "Response headers").
+  it("reads the project's real remaining API calls through apiLimitsHandler.getRateLimitRemaining()", async () => {
+    const sdk = client();
+    const window = async () => {
+      const view = (await (await fetch(`${running.url}/__mock/projects/demo/settings`)).json()) as {
+        rate_limit_window: { remaining: number };
+      };
+      return view.rate_limit_window;
+    };
+    await sdk.events.create("cart_abandoned", {
+      event: "cart_abandoned",
+      customer: { source_id: "sdk-limits" },
+    });
+    expect(sdk.apiLimitsHandler.areLimitsAvailable()).toBe(true);
+    expect(sdk.apiLimitsHandler.getRateLimit()).toBe(2000);
+    const first = sdk.apiLimitsHandler.getRateLimitRemaining();
+    expect(first).toBe((await window()).remaining);
+    await sdk.events.create("cart_abandoned", {
+      event: "cart_abandoned",
+      customer: { source_id: "sdk-limits" },
+    });
+    expect(sdk.apiLimitsHandler.getRateLimitRemaining()).toBe(first - 1);
+  });
 });
 
 describe("card assignment under concurrency (real listening server)", () => {

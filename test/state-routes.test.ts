@@ -231,7 +231,7 @@ describe("PUT /__mock/projects/{projectId}/state", () => {
     const document = (await request(app).get(STATE)).body;
     const res = await send(app, { method: "PUT", path: STATE, body: document });
     expectError(res, 413, {
-      key: "payload_too_large",
+      key: "query_too_large",
       details: "Request body exceeds the limit of 1000 bytes",
     });
     expect(world.registry.get("demo")).toBe(world.demo);

@@ -201,7 +201,7 @@ describe("POST /v2/loyalties/tier-structures/{id}/tiers - invalid bodies are 400
     expectError(res, 415, { key: "unsupported_media_type" });
   });
 
-  it("a body over the size limit is 413 payload_too_large", async () => {
+  it("a body over the size limit is 413 query_too_large", async () => {
     const small = buildWorld({ bodyLimit: 64 });
     const smallHeaders = await v2Headers(small);
     const res = await send(small.app, {
@@ -210,7 +210,7 @@ describe("POST /v2/loyalties/tier-structures/{id}/tiers - invalid bodies are 400
       headers: smallHeaders,
       body: { ...rules(OK_RULES), metadata: { note: "x".repeat(100) } },
     });
-    expectError(res, 413, { key: "payload_too_large" });
+    expectError(res, 413, { key: "query_too_large" });
     expect(small.demo.tierStructures.get(DEMO).tiers).toHaveLength(2);
   });
 

@@ -17,6 +17,7 @@ const running = await startServer({
   port: Number(process.env.PORT),
   fixturesDir: process.env.FIXTURES_DIR,
   tokenLimit: Number(process.env.TOKEN_LIMIT),
+  rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE),
   logger,
   speedTricks: Object.fromEntries(off.map((name) => [name, false])),
 });

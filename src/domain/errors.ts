@@ -14,6 +14,8 @@ export const ERRORS = {
   invalid_scope: [400, "Invalid scope"],
   invalid_campaign_type: [400, "Invalid campaign type"],
   voucher_already_published: [400, "Voucher already published"],
+  voucher_disabled: [400, "Voucher disabled"],
+  voucher_expired: [400, "Voucher expired"],
   voucher_not_active: [400, "Voucher not active"],
   no_voucher_suitable_for_publication: [400, "Couldn't find any voucher suitable for publication"],
   voucher_cannot_be_published: [400, "Voucher cannot be published"],
@@ -26,20 +28,24 @@ export const ERRORS = {
   forbidden: [403, "Forbidden"],
   tier_range_overlap: [403, "Tier range overlap"],
   not_found: [404, "Resource not found"],
-  method_not_allowed: [405, "Method not allowed"],
+  /** The documented 405 (documentation/api-reference/errors.mdx, "Error structure"). */
+  method_not_allowed: [405, "HTTP Method Not Allowed"],
+  not_acceptable: [406, "Not Acceptable"],
   request_timeout: [408, "Request timeout"],
   conflict: [409, "Conflict"],
   tier_limit_exceeded: [409, "Tier limit exceeded"],
   resource_in_use: [409, "Resource in use"],
   /** One of the server's caps (domain/projects/settings.ts, Caps): the details name the variable that raises it. */
   limit_exceeded: [409, "Limit exceeded"],
-  payload_too_large: [413, "Payload too large"],
+  /** errors.mdx: "request body payload too large or query string too large"; it gives the key, not a message. */
+  query_too_large: [413, "Query too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   expectation_failed: [417, "Expectation failed"],
   token_limit_reached: [429, "Token limit reached"],
   api_limit_reached: [429, "API limit reached"],
   request_header_fields_too_large: [431, "Request header fields too large"],
   internal_error: [500, "Internal Server Error"],
+  not_emulated: [501, "Not emulated"],
   state_not_saved: [500, "State not saved"],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -210,6 +216,8 @@ export function apiLimitReached(
       "X-Rate-Limit-Remaining": "0",
       "X-Rate-Limit-Retry": String(Math.ceil(retryAtMs / 1000)),
       "Retry-After": String(retryAfter),
+      // documentation/guides/limits.mdx: the type of limit reached; the per-period call limit is `api_calls`.
+      "X-Rate-Limit-Type": "api_calls",
     },
   });
 }

@@ -1,9 +1,10 @@
-import express, { type Express, type Router } from "express";
+import express, { type Express, type RequestHandler, type Router } from "express";
 import type { Logger } from "pino";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { stateRouter } from "./control/state.js";
+import { type CorsOrigins, cors } from "./cors.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input-limits.js";
@@ -24,6 +25,8 @@ export interface AppConfig {
   bodyLimit: number;
   /** Express's "trust proxy": whose X-Forwarded-For to believe when matching IP allow-lists. */
   trustProxy: boolean | string | number;
+  /** Browser origins allowed to call, the control API included: `*` for any. */
+  corsOrigins: CorsOrigins;
   /** When set, every call of the control API (/__mock) must carry it in X-Mock-Admin-Token. */
   adminToken?: string | undefined;
   /** More control routes, mounted under /__mock behind the admin token check. */
@@ -45,6 +48,9 @@ export interface AppConfig {
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
   const app = baseApp(deps);
+  app.use(mergeLeadingSlashes);
+  // Next: a browser's preflight carries neither the admin token nor credentials.
+  app.use(cors(deps.corsOrigins));
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
   const state = stateRouter({
@@ -63,6 +69,19 @@ export function createApp(deps: AppConfig): Express {
   mountOperations(app, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
 }
+
+/**
+ * A client whose base URL ends in a slash sends `//v1/locations/x`. Emulation choice (README "Emulation choices"):
+ * answered as `/v1/locations/x`, as servers behind nginx (merge_slashes, on by default) do, rather than a 404 that
+ * only the stand-in gives. Only the slashes right after the host merge; a doubled slash further in stays unknown.
+ */
+const mergeLeadingSlashes: RequestHandler = (req, _res, next) => {
+  if (req.url.startsWith("//")) {
+    req.url = req.url.replace(/^\/+/, "/");
+    req.originalUrl = req.url;
+  }
+  next();
+};
 
 /** The Express app with its settings and request logging (and request ids), before any route. */
 export function baseApp(

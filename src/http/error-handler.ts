@@ -8,10 +8,12 @@ import {
   errorBody,
   fromHttpStatus,
   internalError,
+  notEmulated,
   payloadTooLarge,
   routeNotFound,
   tooManyFormFields,
 } from "./errors.js";
+import { realOperationsFor } from "./real-operations.js";
 
 /** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
 export class InputError extends Error {
@@ -113,7 +115,9 @@ export function errorHandler(bodyLimit: number): ErrorRequestHandler {
   };
 }
 
-/** Anything no route claimed. */
+/** Anything no route claimed: an operation of the real service we do not emulate (501), or 404. */
 export const unknownRoute: RequestHandler = (req) => {
+  const real = realOperationsFor(req);
+  if (real.length > 0) throw notEmulated(real);
   throw routeNotFound(req.method, req.path);
 };

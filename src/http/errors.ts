@@ -1,4 +1,5 @@
 import { ApiError, apiError, ERRORS } from "../domain/errors.js";
+import type { RealOperation } from "./real-operations.js";
 
 /**
  * The errors only the HTTP layer meets (a path or method the API lacks, a body or head it cannot read, a client
@@ -35,10 +36,32 @@ export function routeNotFound(method: string, path: string): ApiError {
   });
 }
 
-export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+/** "A or B", "A, B or C": how the documented 405 lists the methods (`Did you mean GET or POST?`). */
+function either(words: readonly string[]): string {
+  return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * The documented 405: `PUT is not supported by this endpoint. Did you mean GET or POST?` (errors.mdx). HEAD is in
+ * the Allow header, not in the hint: it is GET without the body.
+ */
+export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
   return apiError("method_not_allowed", {
-    details: `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
+    details: `${method} is not supported by this endpoint. Did you mean ${either(allowed.filter((m) => m !== "HEAD"))}?`,
     headers: { Allow: allowed.join(", ") },
+  });
+}
+
+/** An operation of the real service that this stand-in does not emulate; details name it (or its look-alikes). */
+export function notEmulated(operations: readonly RealOperation[]): ApiError {
+  const named = operations.map((op) => `${op.method} ${op.path} (${op.name})`);
+  return apiError("not_emulated", { details: `${either(named)} is not emulated by loyalty-mock` });
+}
+
+/** errors.mdx, 406: "unable to produce a response in a format specified by the Accept header". */
+export function notAcceptable(accept: string): ApiError {
+  return apiError("not_acceptable", {
+    details: `The API answers in application/json only; Accept '${accept}' does not allow it`,
   });
 }
 
@@ -49,13 +72,13 @@ export function unsupportedMediaType(contentType: string, expected: string): Api
 }
 
 export function payloadTooLarge(limitBytes: number): ApiError {
-  return apiError("payload_too_large", {
+  return apiError("query_too_large", {
     details: `Request body exceeds the limit of ${limitBytes} bytes`,
   });
 }
 
 export function tooManyFormFields(limit: number): ApiError {
-  return apiError("payload_too_large", {
+  return apiError("query_too_large", {
     details: `The form body has more than ${limit} fields`,
   });
 }
@@ -110,7 +133,7 @@ export function fromHttpStatus(status: number, details: string): ApiError {
     case 400:
       return apiError("bad_request", { details });
     case 413:
-      return apiError("payload_too_large", { details });
+      return apiError("query_too_large", { details });
     case 415:
       return apiError("unsupported_media_type", { details });
     default:

@@ -3,20 +3,22 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { requireAuth } from "./authenticate.js";
 import { formBody, jsonBody } from "./body.js";
 import { getAuth, getInput } from "./context.js";
-import { methodNotAllowed } from "./errors.js";
+import { methodNotAllowed, notAcceptable, notEmulated } from "./errors.js";
 import { expressPath, OPERATIONS, type Operation } from "./operations.js";
+import { realOperationsFor } from "./real-operations.js";
 import { validate } from "./validate.js";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /**
  * Declares one path with the methods it answers; any other method on it is 405 with an Allow header, rather than
- * the 404 an unknown path gets (FIDELITY.md, "Unknown route").
+ * the 404 an unknown path gets (FIDELITY.md, "Unknown route"). `otherMethod` may answer such a request first.
  */
 export function route(
   router: IRouter,
   path: string,
   methods: Partial<Record<Method, RequestHandler[]>>,
+  otherMethod?: RequestHandler,
 ): void {
   const entry = router.route(path);
   const allowed: string[] = [];
@@ -25,10 +27,34 @@ export function route(
     allowed.push(method.toUpperCase());
     if (method === "get") allowed.push("HEAD");
   }
+  if (otherMethod) entry.all(otherMethod);
   entry.all((req) => {
-    throw methodNotAllowed(req.method, req.originalUrl.split("?")[0] ?? req.path, allowed);
+    throw methodNotAllowed(req.method, allowed);
   });
 }
+
+/**
+ * 406 for an Accept that rules JSON out (errors.mdx: "In most cases the only available response format is
+ * application/json"), right after the route and before credentials, like a 405: it is about the request's form.
+ * The common headers skip the negotiation.
+ */
+const acceptsJson: RequestHandler = (req, _res, next) => {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept === "*/*" || accept === "application/json" || req.accepts("json"))
+    return next();
+  throw notAcceptable(accept);
+};
+
+/**
+ * Anything no route answers that is an operation of the real service: 501 not_emulated (FIDELITY.md, "Unknown
+ * route"), with or without credentials, as a 404 would be. Used for other methods on the operations' paths
+ * (`GET /v1/loyalties/{campaignId}/members`) and after every route (the error handler's unknownRoute).
+ */
+const realButNotEmulated: RequestHandler = (req, _res, next) => {
+  const real = realOperationsFor(req);
+  if (real.length > 0) throw notEmulated(real);
+  next();
+};
 
 export interface OperationDeps {
   registry: ProjectRegistry;
@@ -43,6 +69,7 @@ function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): Reque
   const body = row.body === "json" ? jsonBody(bodyLimit) : row.body === "form" ? formBody(bodyLimit) : [];
   const schema = row.input;
   return [
+    acceptsJson,
     requireAuth(registry, row.auth),
     ...body,
     ...(schema ? [validate(schema)] : []),
@@ -70,6 +97,6 @@ export function mountOperations(
     const methods = Object.fromEntries(
       sharing.map((row) => [row.method.toLowerCase() as Method, handlers(row, deps)]),
     );
-    route(router, expressPath(path), methods);
+    route(router, expressPath(path), methods, realButNotEmulated);
   }
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { issueToken } from "../../src/domain/auth/tokens.js";
 import type { ProjectDocument } from "../../src/domain/projects/project-document.js";
 import { exportProject } from "../../src/domain/projects/state.js";
+import { realOperationsFor } from "../../src/http/real-operations.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server.js";
 import { assertErrorBody, validateAny } from "../helpers/contract.js";
@@ -74,6 +75,9 @@ export async function fuzzWorld(options: Partial<StartOptions> = {}): Promise<Fu
     port: 0,
     documents: trimmedDocuments(),
     clock: new ManualClock("2026-11-20T10:00:00.000Z"),
+    // Thousands of cases on one project, on a clock that never moves: the limiter counts each and sends its
+    // headers, but must not turn the later cases into 429s that test nothing.
+    rateLimitPerMinute: 1_000_000_000,
     ...options,
   });
   const { registry } = server;
@@ -176,14 +180,23 @@ export interface Exchange {
 }
 
 /**
- * The properties every answer must have, whatever was sent: never a 5xx; JSON in the service's shape with a
+ * The properties every answer must have, whatever was sent: never a 5xx (but the documented 501 not_emulated); JSON in the service's shape with a
  * request id; an error body that is the error object and validates against the contract (the control API's own
  * document under /__mock); a success body that validates too.
  */
 export function checkAnswer({ request, response }: Exchange): void {
+  // Slashes right after the host merge (issue 15: a base URL ending in a slash).
+  const target = (request.target.split(/[?#]/)[0] ?? request.target).replace(/^\/+/, "/");
   // Express routes ignore case and a trailing slash; the contract's templates are lower case, without one.
-  const path = (request.target.split(/[?#]/)[0] ?? request.target).replace(/(.)\/$/, "$1").toLowerCase();
-  expect(response.status, response.text.slice(0, 500)).toBeLessThan(500);
+  const path = target.replace(/(.)\/$/, "$1").toLowerCase();
+  // The one 5xx by design (issue 15): 501 not_emulated for an operation of the real service we do not emulate
+  // (a HEAD's answer has no body to show the key: its path must be such an operation).
+  const notEmulated =
+    response.status === 501 &&
+    (request.method === "HEAD"
+      ? realOperationsFor({ method: "HEAD", path: target }).length > 0
+      : (response.body as { key?: unknown })?.key === "not_emulated");
+  if (!notEmulated) expect(response.status, response.text.slice(0, 500)).toBeLessThan(500);
   expect(response.headers["x-request-id"]).toMatch(/^v-[0-9a-f]{18}$/);
   if (request.method === "HEAD") return;
   expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");

@@ -9,7 +9,7 @@ import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import type { Publication } from "../publications/publication.js";
 import { metadata } from "../shared/schema-parts.js";
 import { generateCode } from "../vouchers/code-generator.js";
-import { inactiveReason } from "../vouchers/validity.js";
+import { invalidity, isUsable } from "../vouchers/validity.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import { completeVoucher } from "../vouchers/voucher-view.js";
 import {
@@ -18,7 +18,6 @@ import {
   invalidCampaignType,
   noVoucherSuitableForPublication,
   voucherAlreadyPublished,
-  voucherNotActive,
 } from "./errors.js";
 
 /**
@@ -124,14 +123,14 @@ function namedCard(project: Project, campaign: Campaign, code: string, now: numb
   const card = project.vouchers.findByCode(code);
   if (!card || card.campaign_id !== campaign.id) throw notFound("voucher", code);
   if (card.holder_id || card.publish.count > 0) throw voucherAlreadyPublished(card.id);
-  const reason = inactiveReason(card, now);
-  if (reason) throw voucherNotActive(card.id, reason);
+  const refusal = invalidity(card, now);
+  if (refusal) throw refusal;
   return card;
 }
 
 /** The first open card, in the campaign's stable order, that is inside its validity window now. */
 function nextOpenCard(project: Project, campaign: Campaign, now: number): Voucher | undefined {
-  return project.vouchers.firstOpenCard(campaign.id, (card) => !inactiveReason(card, now));
+  return project.vouchers.firstOpenCard(campaign.id, (card) => isUsable(card, now));
 }
 
 /**

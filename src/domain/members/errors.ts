@@ -16,12 +16,6 @@ export function voucherAlreadyPublished(voucherId: string): ApiError {
   });
 }
 
-export function voucherNotActive(voucherId: string, why: string): ApiError {
-  return apiError("voucher_not_active", {
-    details: `Voucher '${voucherId}' ${why}`,
-  });
-}
-
 export function noVoucherSuitableForPublication(): ApiError {
   return apiError("no_voucher_suitable_for_publication", {
     details: "Couldn't create new vouchers for publication",
@@ -30,12 +24,12 @@ export function noVoucherSuitableForPublication(): ApiError {
 
 export function customerAlreadyJoined(): ApiError {
   return apiError("voucher_cannot_be_published", {
-    details: "Customer already joined program",
+    details: "Voucher cannot be published. Customer already joined program.",
   });
 }
 
 export function duplicateSourceId(sourceId: string): ApiError {
   return apiError("duplicate_source_id", {
-    details: `A publication with source_id '${sourceId}' already exists`,
+    details: `Publication with source_id: '${sourceId}' already exists`,
   });
 }

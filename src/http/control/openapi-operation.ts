@@ -7,7 +7,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: `The admin token is missing or wrong (only when the server has one)`,
   404: "Unknown project, or unknown record in it (not_found)",
   409: "Conflicts with an existing project id or app id (conflict)",
-  413: "Body over the size limit (payload_too_large)",
+  413: "Body over the size limit (query_too_large)",
   415: "A body in another type than JSON (unsupported_media_type)",
 };
 
