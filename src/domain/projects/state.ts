@@ -35,6 +35,23 @@ export function exportProject(project: Project): ProjectDocument {
   return structuredClone(projectState(project));
 }
 
+/** The collections in the order `projectState` (and so an export) writes them. */
+export const EXPORT_ORDER: readonly CollectionName[] = [
+  "api_keys",
+  "tokens",
+  "locations",
+  "campaigns",
+  "vouchers",
+  "customers",
+  "publications",
+  "segments",
+  "tier_structures",
+  "incentives",
+  "earning_rules",
+  "event_schemas",
+  "events",
+];
+
 /**
  * The same document as `exportProject`, sharing the project's records instead of copying them: a view to read at
  * once, never to keep or change. It lets a test compare states without copying every record: a record the project
