@@ -97,15 +97,31 @@ async function changeEverything(server: RunningServer, round: number): Promise<v
     },
     DEMO_KEYS,
   );
-  await call(server, "DELETE", `/v2/loyalties/incentives/linc_d000000000000010${round}`, undefined, {
-    ...DEMO_KEYS,
-    Authorization: `Bearer ${(await call(server, "POST", "/v1/oauth/token", token, DEMO_KEYS))?.access_token}`,
-  });
+  const bearer = (await call(server, "POST", "/v1/oauth/token", token, DEMO_KEYS))?.access_token;
+  const v2 = { ...DEMO_KEYS, Authorization: `Bearer ${bearer}` };
+  await call(server, "DELETE", `/v2/loyalties/incentives/linc_d000000000000010${round}`, undefined, v2);
+  await call(
+    server,
+    "POST",
+    "/v2/loyalties/tier-structures/lts_d0000000000000001/tiers",
+    {
+      name: `Gold ${round}`,
+      qualification_rules: { type: "POINTS", min_value: 10_000 * round, max_value: 10_000 * round + 999 },
+    },
+    v2,
+  );
   await call(server, "POST", "/__mock/projects/demo/clock", { advance_seconds: 60 });
   await call(server, "PATCH", "/__mock/projects/other/settings", { token_grace_seconds: round });
   const key = await call(server, "POST", "/__mock/projects/other/keys", { name: `key ${round}` });
   await call(server, "POST", `/__mock/projects/other/keys/${key?.app_id}/block`);
   await call(server, "POST", "/v1/oauth/token", token, OTHER_KEYS);
+  // Keys changed in place, after the batch that created them is on disk.
+  await call(
+    server,
+    "POST",
+    `/__mock/projects/demo/keys/demo-readonly-app-id/${round === 2 ? "unblock" : "block"}`,
+  );
+  await call(server, "POST", "/__mock/projects/demo/keys/demo-readonly-app-id/regenerate");
   await call(server, "POST", "/__mock/projects", { template: "demo", project_id: `copy-${round}` });
   await call(server, "POST", `/__mock/projects/copy-${round}/clock`, { advance_seconds: 5 });
   await call(server, "POST", `/__mock/projects/copy-${round}/reset`);
