@@ -143,7 +143,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     );
   }
   // Opening the log (and, for a new or version-1 state, the first snapshot) proves the folder writable now.
-  if (stateStore) await startStore(stateStore, saved?.version === 2);
+  if (stateStore)
+    await startStore(stateStore, saved?.version === 2 ? { replayedBytes: saved.logBytes } : undefined);
   const app = createApp({
     registry,
     logger,
@@ -186,7 +187,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function startStore(store: StateStore, restored: boolean): Promise<void> {
+async function startStore(store: StateStore, restored: { replayedBytes: number } | undefined): Promise<void> {
   try {
     await store.start(restored);
   } catch (error) {

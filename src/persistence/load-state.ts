@@ -9,6 +9,8 @@ export interface LoadedState {
   /** The newest generation on disk; 0 for a version-1 file, which the server rewrites as a snapshot at once. */
   gen: number;
   version: 1 | 2;
+  /** How much log the restart replayed: a new snapshot in the background makes the next restart cheaper. */
+  logBytes: number;
 }
 
 /** The first bytes of the file, or undefined when there is none; other read errors name their code. */
@@ -44,14 +46,14 @@ export function loadState(file: string): LoadedState | undefined {
   if (head === undefined) return undefined;
   if (!head.startsWith('{"o":"snapshot"')) {
     const projects = readStateFile(file);
-    return projects && { projects, gen: 0, version: 1 };
+    return projects && { projects, gen: 0, version: 1, logBytes: 0 };
   }
-  const { projects, gen } = replayState(file);
+  const { projects, gen, logBytes } = replayState(file);
   const valid = projects.map(({ fixtures, state }) => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
     return { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
   });
-  return { projects: valid, gen, version: 2 };
+  return { projects: valid, gen, version: 2, logBytes };
 }
 
 function check(file: string, id: unknown, part: string, document: unknown) {

@@ -138,7 +138,7 @@ function parseLine(text: string): Record<string, unknown> | undefined {
  * in order, one whole batch at a time. A batch the log does not finish (a crash while it was written, so never
  * acknowledged) is left out; anything else that does not read is an error naming the file and the line.
  */
-export function replayState(file: string): { projects: SavedProject[]; gen: number } {
+export function replayState(file: string): { projects: SavedProject[]; gen: number; logBytes: number } {
   const projects = new Map<string, Replayed>();
   let gen = 0;
   let ended = false;
@@ -162,15 +162,20 @@ export function replayState(file: string): { projects: SavedProject[]; gen: numb
     }
   }
   if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
-  for (const log of logFilesOf(file).filter((log) => log.gen >= gen)) replayLog(log.path, projects);
+  let logBytes = 0;
+  for (const log of logFilesOf(file).filter((log) => log.gen >= gen))
+    logBytes += replayLog(log.path, projects);
   const last = logFilesOf(file).at(-1)?.gen ?? gen;
-  return { projects: [...projects.values()].map(toSaved), gen: Math.max(gen, last) };
+  return { projects: [...projects.values()].map(toSaved), gen: Math.max(gen, last), logBytes };
 }
 
-function replayLog(path: string, projects: Map<string, Replayed>): void {
+/** Replays one log; returns the bytes it read. */
+function replayLog(path: string, projects: Map<string, Replayed>): number {
   let batch: Record<string, unknown>[] = [];
   let broken: number | undefined;
+  let bytes = 0;
   for (const { text, number } of fileLines(path)) {
+    bytes += text.length + 1;
     const line = parseLine(text);
     if (!line) {
       broken ??= number;
@@ -190,6 +195,7 @@ function replayLog(path: string, projects: Map<string, Replayed>): void {
       }
     batch = [];
   }
+  return bytes;
 }
 
 function toSaved(project: Replayed): SavedProject {

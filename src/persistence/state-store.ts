@@ -76,11 +76,15 @@ export class StateStore {
     return this.#snapshots;
   }
 
-  /** Ready for changes: a restored state gets a new log after the ones replayed; a new one its first snapshot. */
-  async start(restored: boolean): Promise<void> {
+  /**
+   * Ready for changes: a new state gets its first snapshot; a restored one a new log after the ones replayed and,
+   * when it replayed any changes, a new snapshot in the background, so crash after crash never grows the replay.
+   */
+  async start(restored: { replayedBytes: number } | undefined): Promise<void> {
     if (!restored) return this.#snapshot(false);
     await this.#inOrder(() => this.#switchLog(this.#gen + 1));
     this.#broken = false;
+    if (restored.replayedBytes > 0) this.compact().catch(this.#onError);
   }
 
   /** A snapshot now, in the background; resolves once it stands on disk. */
