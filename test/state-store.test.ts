@@ -179,6 +179,18 @@ describe("the state file's snapshot and change log", () => {
     expect(() => loadState(file)).toThrow(new StateFileError(log, "line 2: not valid JSON"));
   });
 
+  it("writes an unchanged record once, as its fixture, and keeps it one object across a restart", async () => {
+    await (await start()).close();
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(
+      lines.filter((line) => line.startsWith('{"o":"same","p":"demo","c":"vouchers"')).length,
+    ).toBeGreaterThan(1000);
+    const server = await start();
+    const fixtures = server.registry.fixturesOf("demo").vouchers;
+    const first = fixtures[0] as { id: string };
+    expect(server.registry.get("demo").vouchers.stored(first.id)).toBe(first);
+  });
+
   it("refuses a snapshot cut short", async () => {
     await (await start()).close();
     const text = readFileSync(file, "utf8");

@@ -12,7 +12,8 @@ import { collectionView, projectHeader, projectState } from "../domain/projects/
  * - `clear` {h}: the state becomes an empty document with that header, filled by the `put` lines that follow;
  * - `head` {h}: the state's `project` header (settings, clock) becomes `h`;
  * - `put` {c, k, r} / `del` {c, k}: one record of collection `c`, under key `k`, is written or removed;
- *   `fput` {c, r}: a record appended to the fixtures (snapshots only);
+ *   `fput` {c, r}: a record appended to the fixtures; `same` {c, k, i}: the state holds the fixtures' record `i`
+ *   unchanged (both in snapshots only);
  * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
  */
 export type LogLine =
@@ -22,6 +23,7 @@ export type LogLine =
   | { o: "clear" | "head"; p: string; h: unknown }
   | { o: "put"; p: string; c: CollectionName; k: string; r: unknown }
   | { o: "fput"; p: string; c: CollectionName; r: unknown }
+  | { o: "same"; p: string; c: CollectionName; k: string; i: number }
   | { o: "del"; p: string; c: CollectionName; k: string }
   | { o: "commit" };
 
@@ -180,11 +182,20 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 256 * 10
         if (full()) yield cut();
       }
     push(line({ o: "clear", p: project.id, h: projectHeader(project) }));
-    for (const c of COLLECTIONS)
+    for (const c of COLLECTIONS) {
+      // A record never changed is the fixture's own object: written as its index, read back as that same object.
+      const unchanged = new Map<unknown, number>(fixtures[c].map((record, i) => [record, i]));
       for (const [key, record] of collectionView(project, c).entries()) {
-        push(`{"o":"put","p":${id},"c":"${c}","k":${JSON.stringify(key)},"r":${JSON.stringify(record)}}\n`);
+        const i = unchanged.get(record);
+        const k = JSON.stringify(key);
+        push(
+          i === undefined
+            ? `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`
+            : `{"o":"same","p":${id},"c":"${c}","k":${k},"i":${i}}\n`,
+        );
         if (full()) yield cut();
       }
+    }
   }
   if (size > 0) yield cut();
 }

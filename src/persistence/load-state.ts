@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { projectDocumentSchema } from "../domain/projects/project-document.js";
+import { COLLECTIONS, projectDocumentSchema } from "../domain/projects/project-document.js";
 import { describeProblem, parseDocument } from "../platform/documents.js";
 import { replayState } from "./replay.js";
 import { readStateFile, type SavedProject, StateFileError } from "./state-file.js";
@@ -51,9 +51,32 @@ export function loadState(file: string): LoadedState | undefined {
   const { projects, gen, logBytes } = replayState(file);
   const valid = projects.map(({ fixtures, state }) => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
-    return { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
+    const saved = { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
+    shareUnchanged(fixtures, state, saved);
+    return saved;
   });
   return { projects: valid, gen, version: 2, logBytes };
+}
+
+/**
+ * A state record the snapshot wrote as "the fixture's record" is one object with it again after validation, as
+ * it was before the restart: a million unchanged cards are kept once, not twice, and the next snapshot sees them
+ * unchanged.
+ */
+function shareUnchanged(
+  rawFixtures: SavedProject["fixtures"],
+  rawState: SavedProject["state"],
+  saved: SavedProject,
+) {
+  for (const c of COLLECTIONS) {
+    const raw = rawFixtures[c] as unknown[];
+    const parsed = saved.fixtures[c] as unknown[];
+    const parsedOf = new Map(raw.map((record, i) => [record, parsed[i]]));
+    (rawState[c] as unknown[]).forEach((record, i) => {
+      const shared = parsedOf.get(record);
+      if (shared !== undefined) (saved.state[c] as unknown[])[i] = shared;
+    });
+  }
 }
 
 function check(file: string, id: unknown, part: string, document: unknown) {

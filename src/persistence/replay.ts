@@ -117,6 +117,13 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): 
     case "put":
       project.state.collections[c].set(String(line.k), line.r);
       return true;
+    case "same": {
+      const record = project.fixtures.collections[c]?.[Number(line.i)];
+      if (record === undefined)
+        throw new Error(`names fixture record ${String(line.i)} of ${c}, which is not there`);
+      project.state.collections[c].set(String(line.k), record);
+      return true;
+    }
     case "del":
       project.state.collections[c].delete(String(line.k));
       return true;
