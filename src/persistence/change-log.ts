@@ -183,15 +183,17 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 256 * 10
       }
     push(line({ o: "clear", p: project.id, h: projectHeader(project) }));
     for (const c of COLLECTIONS) {
-      // A record never changed is the fixture's own object: written as its index, read back as that same object.
-      const unchanged = new Map<unknown, number>(fixtures[c].map((record, i) => [record, i]));
+      // A record never changed is the fixture's own object (stores keep fixture order): written as its index,
+      // and read back as that same object. Found by walking the fixtures alongside, so no index of a million.
+      const seeded = fixtures[c] as readonly { id?: string }[];
+      let at = 0;
       for (const [key, record] of collectionView(project, c).entries()) {
-        const i = unchanged.get(record);
         const k = JSON.stringify(key);
+        const i = seeded[at]?.id === key ? at++ : undefined;
         push(
-          i === undefined
-            ? `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`
-            : `{"o":"same","p":${id},"c":"${c}","k":${k},"i":${i}}\n`,
+          i !== undefined && seeded[i] === record
+            ? `{"o":"same","p":${id},"c":"${c}","k":${k},"i":${i}}\n`
+            : `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`,
         );
         if (full()) yield cut();
       }
