@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchLog, benchSqlite, type EngineResult, sqlite } from "./persistence-engines.js";
+import { benchLog, type EngineResult } from "./persistence-engines.js";
 import { benchServer, type ServerResult } from "./persistence-server.js";
+import { benchSqlite, sqlite } from "./persistence-sqlite.js";
 import { ROOT } from "./targets.js";
 
 /**
