@@ -91,6 +91,7 @@ describe("settings", () => {
       JOURNAL_SIZE: 1000,
       STATE_SYNC: "interval",
       STATE_SAVE_INTERVAL_MS: 1000,
+      STATE_COMPACT_BYTES: 67_108_864,
       HEADER_LIMIT_BYTES: 16_384,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
@@ -124,6 +125,7 @@ describe("settings", () => {
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
     expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
+    expect(() => readConfig({ STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than REQUEST_TIMEOUT_MS/,
     );
