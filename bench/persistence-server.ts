@@ -43,7 +43,15 @@ async function start(env: Record<string, string>): Promise<Child> {
   const started = performance.now();
   const child = spawn(process.execPath, ["dist/main.js"], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+    // The server runs with Node's default heap, as users run it, whatever this process was given.
+    env: {
+      ...process.env,
+      ...env,
+      NODE_OPTIONS: "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
