@@ -80,7 +80,7 @@ async function stop(server: Child): Promise<{ ms: number; code: number | null }>
 async function peakRss<T>(pid: number, until: Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = 0;
   let done = false;
-  const value = until.finally(() => {
+  const value = Promise.resolve(until).finally(() => {
     done = true;
   });
   while (!done) {

@@ -195,10 +195,36 @@ describe("the state file's snapshot and change log", () => {
   it("refuses a snapshot cut short", async () => {
     await (await start()).close();
     const text = readFileSync(file, "utf8");
-    writeFileSync(file, text.slice(0, text.lastIndexOf('{"o":"end"}')));
+    writeFileSync(file, text.slice(0, text.lastIndexOf('{"o":"end"')));
     await expect(start()).rejects.toThrow(
       new StateFileError(file, "the snapshot is cut short (no end line)"),
     );
+  });
+
+  it("trusts a snapshot only as its checksum says, and validates what the logs bring", async () => {
+    const server = await start();
+    await call(server, "POST", "/v1/oauth/token", "grant_type=client_credentials&scope=api", DEMO_KEYS);
+    await server.close();
+    const text = readFileSync(file, "utf8");
+    const end = text.split("\n").findIndex((line) => line.startsWith('{"o":"end"'));
+    const edited = text.replace('"name":"Demo Loyalty Program"', '"name":7');
+    writeFileSync(file, edited);
+    expect(() => loadState(file)).toThrow(
+      new StateFileError(
+        file,
+        `line ${end + 1}: the snapshot does not match its checksum (damaged or edited)`,
+      ),
+    );
+    // Without a checksum every record is validated, as a fixture would be.
+    writeFileSync(file, edited.replace(/\{"o":"end","sha256":"[0-9a-f]+"\}/, '{"o":"end"}'));
+    expect(() => loadState(file)).toThrow(/state\.json: project demo, fixtures: \$\.campaigns\[0\]\.name: /);
+    writeFileSync(file, text);
+    const log = logFilesOf(file).at(-1)?.path as string;
+    appendFileSync(
+      log,
+      '{"o":"put","p":"demo","c":"tokens","k":"t","r":{"access_token":"t"}}\n{"o":"commit"}\n',
+    );
+    expect(() => loadState(file)).toThrow(/state\.json: project demo, state: \$\.tokens\[\d+\]\.\w+: /);
   });
 
   it("reads a version-1 state file and rewrites it as a snapshot", async () => {

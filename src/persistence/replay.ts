@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -145,13 +146,35 @@ function parseLine(text: string): Record<string, unknown> | undefined {
  * in order, one whole batch at a time. A batch the log does not finish (a crash while it was written, so never
  * acknowledged) is left out; anything else that does not read is an error naming the file and the line.
  */
-export function replayState(file: string): { projects: SavedProject[]; gen: number; logBytes: number } {
+export interface Replay {
+  projects: SavedProject[];
+  gen: number;
+  logBytes: number;
+  /**
+   * Whether the snapshot's checksum matched: its records are then the server's own, written from validated
+   * records, and only those the logs brought (`fromLogs`) need checking one by one.
+   */
+  checksummed: boolean;
+  fromLogs: WeakSet<object>;
+}
+
+export function replayState(file: string): Replay {
   const projects = new Map<string, Replayed>();
   let gen = 0;
   let ended = false;
+  const hash = createHash("sha256");
+  let unhashed: string[] = [];
+  let checksummed = false;
   for (const { text, number } of fileLines(file)) {
     const where = `line ${number}`;
     const line = parseLine(text);
+    if (line?.o !== "end") {
+      unhashed.push(text, "\n");
+      if (unhashed.length > 4096) {
+        hash.update(unhashed.join(""));
+        unhashed = [];
+      }
+    }
     if (number === 1) {
       if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
         throw new StateFileError(file, `${where}: not the head of a state snapshot`);
@@ -160,6 +183,13 @@ export function replayState(file: string): { projects: SavedProject[]; gen: numb
     }
     if (line?.o === "end") {
       ended = true;
+      hash.update(unhashed.join(""));
+      if (line.sha256 !== undefined && line.sha256 !== hash.digest("hex"))
+        throw new StateFileError(
+          file,
+          `${where}: the snapshot does not match its checksum (damaged or edited)`,
+        );
+      checksummed = line.sha256 !== undefined;
       break;
     }
     try {
@@ -169,15 +199,22 @@ export function replayState(file: string): { projects: SavedProject[]; gen: numb
     }
   }
   if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
+  const fromLogs = new WeakSet<object>();
   let logBytes = 0;
   for (const log of logFilesOf(file).filter((log) => log.gen >= gen))
-    logBytes += replayLog(log.path, projects);
+    logBytes += replayLog(log.path, projects, fromLogs);
   const last = logFilesOf(file).at(-1)?.gen ?? gen;
-  return { projects: [...projects.values()].map(toSaved), gen: Math.max(gen, last), logBytes };
+  return {
+    projects: [...projects.values()].map(toSaved),
+    gen: Math.max(gen, last),
+    logBytes,
+    checksummed,
+    fromLogs,
+  };
 }
 
 /** Replays one log; returns the bytes it read. */
-function replayLog(path: string, projects: Map<string, Replayed>): number {
+function replayLog(path: string, projects: Map<string, Replayed>, fromLogs: WeakSet<object>): number {
   let batch: Record<string, unknown>[] = [];
   let broken: number | undefined;
   let bytes = 0;
@@ -194,6 +231,7 @@ function replayLog(path: string, projects: Map<string, Replayed>): number {
       batch.push(line);
       continue;
     }
+    for (const op of batch) markRecords(op, fromLogs);
     for (const op of batch)
       try {
         if (!apply(projects, op)) throw new Error(`unknown line ${JSON.stringify(op.o)}`);
@@ -203,6 +241,15 @@ function replayLog(path: string, projects: Map<string, Replayed>): number {
     batch = [];
   }
   return bytes;
+}
+
+/** The records a log line brings, whole documents' included. */
+function markRecords(op: Record<string, unknown>, into: WeakSet<object>): void {
+  if (typeof op.r === "object" && op.r !== null) into.add(op.r);
+  if (typeof op.d !== "object" || op.d === null) return;
+  const d = op.d as Record<string, unknown>;
+  for (const c of COLLECTIONS)
+    if (Array.isArray(d[c])) for (const r of d[c] as unknown[]) if (typeof r === "object" && r) into.add(r);
 }
 
 function toSaved(project: Replayed): SavedProject {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
@@ -177,15 +178,21 @@ export class StateStore {
     try {
       const saved_at = new Date(this.#registry.clock.now()).toISOString();
       const head = { o: "snapshot", format: STATE_FILE_FORMAT, version: SNAPSHOT_VERSION, gen, saved_at };
-      await handle.writeFile(`${JSON.stringify(head)}\n`);
+      // The end line carries a checksum of everything before it: a restart trusts the records it wrote only
+      // when they are exactly those, and validates them one by one otherwise.
+      const hash = createHash("sha256");
+      const headLine = `${JSON.stringify(head)}\n`;
+      hash.update(headLine);
+      await handle.writeFile(headLine);
       for (const slice of snapshotSlices(this.#registry)) {
+        hash.update(slice);
         await handle.writeFile(slice);
         bytes += slice.length;
         // Requests run between slices; a closing server does not wait for a compaction (the log has it all).
         await new Promise((resolve) => setImmediate(resolve));
         if (background && this.#closing) throw new CompactionStopped("the server is closing");
       }
-      await handle.writeFile('{"o":"end"}\n');
+      await handle.writeFile(`{"o":"end","sha256":"${hash.digest("hex")}"}\n`);
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);
