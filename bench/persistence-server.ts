@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,7 +91,11 @@ async function peakRss<T>(pid: number, until: Promise<T>): Promise<{ value: T; p
 }
 
 function snapshotGen(file: string): number {
-  const head = readFileSync(file, { encoding: "utf8", flag: "r" }).slice(0, 200);
+  const fd = openSync(file, "r");
+  const buffer = Buffer.alloc(200);
+  readSync(fd, buffer, 0, 200, 0);
+  closeSync(fd);
+  const head = buffer.toString("utf8");
   return Number(/"gen":(\d+)/.exec(head)?.[1] ?? 0);
 }
 

@@ -7,7 +7,7 @@ import { benchSqlite, sqlite } from "./persistence-sqlite.js";
 import { ROOT } from "./targets.js";
 
 /**
- * `npm run bench:persistence [-- --seconds 5 --cards 1000000 --skip-server]`: the change log against SQLite
+ * `npm run bench:persistence [-- --seconds 5 --cards 1000000 --skip-engines --skip-server]`: the change log against SQLite
  * (better-sqlite3, when installed: `npm install --no-save better-sqlite3`) on the same workload at 1k and at
  * `--cards` cards, then the issue's targets on the real server at both sizes. README "Persistence: how it was
  * chosen" has the figures of a run.
@@ -24,7 +24,7 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 const engines: EngineResult[] = [];
 if (!sqlite()) process.stderr.write("better-sqlite3 is not installed: the SQLite rows are left out\n");
-for (const cards of sizes) {
+for (const cards of process.argv.includes("--skip-engines") ? [] : sizes) {
   process.stderr.write(`engines: ${cards} cards\n`);
   engines.push(await benchLog(cards, seconds));
   const result = await benchSqlite(cards, seconds);
