@@ -11,8 +11,11 @@ import type { SpeedTricks } from "./http/fast/index.js";
 import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
 import { ProjectRegistry, projectDefaultsOf } from "./library.js";
-import { readStateFile, restoreProjects, StateFileError, serializeState } from "./persistence/state-file.js";
-import { type StateSyncMode, StateWriter } from "./persistence/state-writer.js";
+import { type LoadedState, loadState } from "./persistence/load-state.js";
+import { logFilesOf } from "./persistence/replay.js";
+import { restoreProjects, StateFileError } from "./persistence/state-file.js";
+import { StateStore } from "./persistence/state-store.js";
+import type { StateSyncMode, StateWriter } from "./persistence/state-writer.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
 import { silentLogger } from "./platform/logger.js";
@@ -36,6 +39,8 @@ export interface StartOptions {
   stateSync?: StateSyncMode;
   /** Longest a change waits to be saved in `interval` mode. */
   stateSaveIntervalMs?: number;
+  /** A new snapshot is written once the change log passes this many bytes and the last snapshot's size. */
+  stateCompactBytes?: number;
   logger?: Logger;
   clock?: Clock;
   bodyLimit?: number;
@@ -72,8 +77,10 @@ export interface RunningServer {
   app: Express;
   registry: ProjectRegistry;
   server: Server;
-  /** The state file's writer, when `stateFile` was given. */
+  /** The state file's writer (its group commit), when `stateFile` was given. */
   stateWriter: StateWriter | undefined;
+  /** The state file's snapshot and log, when `stateFile` was given. */
+  stateStore: StateStore | undefined;
   /** Writes the state file now (when there is one); resolves once it is on disk. */
   save(): Promise<void>;
   /**
@@ -98,17 +105,17 @@ function withDefaults(options: StartOptions) {
 }
 
 /** Projects from the state file when there is one, from fixtures otherwise. */
-function buildRegistry(options: Resolved): { registry: ProjectRegistry; restored: boolean } {
+function buildRegistry(options: Resolved): { registry: ProjectRegistry; saved: LoadedState | undefined } {
   const clock = options.clock ?? systemClock;
   const defaults = projectDefaultsOf(options);
-  const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
+  const saved = options.stateFile === undefined ? undefined : loadState(options.stateFile);
   if (saved && options.stateFile !== undefined) {
     const registry = new ProjectRegistry({ clock, defaults });
-    restoreProjects(registry, saved, options.stateFile);
-    return { registry, restored: true };
+    restoreProjects(registry, saved.projects, options.stateFile);
+    return { registry, saved };
   }
   const documents = options.documents ?? loadProjectDocuments(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
-  return { registry: new ProjectRegistry({ clock, documents, defaults }), restored: false };
+  return { registry: new ProjectRegistry({ clock, documents, defaults }), saved: undefined };
 }
 
 /**
@@ -118,17 +125,23 @@ function buildRegistry(options: Resolved): { registry: ProjectRegistry; restored
 export async function startServer(given: StartOptions = {}): Promise<RunningServer> {
   const options = withDefaults(given);
   const logger = options.logger ?? silentLogger;
-  const { registry, restored } = buildRegistry(options);
-  const stateWriter =
-    options.stateFile === undefined
+  const { registry, saved } = buildRegistry(options);
+  const restored = saved !== undefined;
+  const { stateFile } = options;
+  const stateStore =
+    stateFile === undefined
       ? undefined
-      : new StateWriter({
-          file: options.stateFile,
-          snapshot: () => serializeState(registry),
+      : new StateStore({
+          file: stateFile,
+          registry,
+          // A new state starts after any log a crashed first start left behind, which its snapshot then removes.
+          gen: saved?.gen ?? logFilesOf(stateFile).at(-1)?.gen ?? 0,
           sync: options.stateSync,
           intervalMs: options.stateSaveIntervalMs,
-          onError: (error) => logger.error({ err: error, file: options.stateFile }, "state file not saved"),
+          compactBytes: options.stateCompactBytes,
+          onError: (error) => logger.error({ err: error, file: stateFile }, "state file not saved"),
         });
+  const stateWriter = stateStore?.writer;
   if (stateWriter && restored) {
     const ignored = given.documents !== undefined || given.fixturesDir !== undefined;
     // Fixtures asked for by name but not used deserve more than an info line.
@@ -137,8 +150,9 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
       "state restored from the state file; fixtures not read (delete the file to start from them)",
     );
   }
-  // A first save proves the folder writable now rather than at the first change.
-  if (stateWriter && !restored) await firstSave(stateWriter);
+  // Opening the log (and, for a new or version-1 state, the first snapshot) proves the folder writable now.
+  if (stateStore)
+    await startStore(stateStore, saved?.version === 2 ? { replayedBytes: saved.logBytes } : undefined);
   const app = createApp({
     registry,
     logger,
@@ -163,10 +177,11 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     registry,
     server,
     stateWriter,
+    stateStore,
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
       await drain(server, options.drainTimeoutMs);
-      await stateWriter?.close();
+      await stateStore?.close();
     },
   };
 }
@@ -181,13 +196,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function firstSave(writer: StateWriter): Promise<void> {
+async function startStore(store: StateStore, restored: { replayedBytes: number } | undefined): Promise<void> {
   try {
-    await writer.flush({ force: true });
+    await store.start(restored);
   } catch (error) {
-    await writer.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new StateFileError(writer.file, `cannot be written (${code})`);
+    throw new StateFileError(store.file, `cannot be written (${code})`);
   }
 }
 

@@ -160,6 +160,12 @@ export const SETTINGS = {
     schema: int(0, 3_600_000),
     default: 1000,
   },
+  stateCompactBytes: {
+    env: "STATE_COMPACT_BYTES",
+    help: "a new snapshot is written once the change log passes this size and the last snapshot's",
+    schema: int(4096, Number.MAX_SAFE_INTEGER),
+    default: 67_108_864,
+  },
   // Limits (README "Security and limits"): each refuses with the service's error object past it.
   "connectionLimits.headerBytes": {
     env: "HEADER_LIMIT_BYTES",

@@ -5,7 +5,8 @@ import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { trackChanges } from "../src/http/track-changes.js";
-import { StateFileError } from "../src/persistence/state-file.js";
+import { loadState } from "../src/persistence/load-state.js";
+import { type SavedProject, StateFileError } from "../src/persistence/state-file.js";
 import { StateWriter } from "../src/persistence/state-writer.js";
 import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
 import { DEFAULTS } from "../src/settings.js";
@@ -44,12 +45,14 @@ async function tokenOf(server: RunningServer): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** The state on disk right now (snapshot and log), read the way a restart reads it. */
+function onDisk(): SavedProject[] {
+  return loadState(file)?.projects ?? [];
+}
+
 /** The demo tokens in the state file, as it is on disk right now. */
 function savedTokens(): string[] {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as {
-    projects: { state: { project: { id: string }; tokens: { access_token: string }[] } }[];
-  };
-  const demo = saved.projects.find((project) => project.state.project.id === "demo");
+  const demo = onDisk().find((project) => project.state.project.id === "demo");
   return demo?.state.tokens.map((token) => token.access_token) ?? [];
 }
 
@@ -129,7 +132,7 @@ describe("startServer with a state file", () => {
       body: JSON.stringify(state),
     });
     expect(res.status).toBe(200);
-    expect(readFileSync(file, "utf8")).toContain('"name":"Renamed"');
+    expect(JSON.stringify(onDisk())).toContain('"name":"Renamed"');
   });
 
   it("refuses to start from a broken file, and leaves it as it was", async () => {

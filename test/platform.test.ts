@@ -93,6 +93,7 @@ describe("settings", () => {
       JOURNAL_SIZE: 1000,
       STATE_SYNC: "interval",
       STATE_SAVE_INTERVAL_MS: 1000,
+      STATE_COMPACT_BYTES: 67_108_864,
       HEADER_LIMIT_BYTES: 16_384,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
@@ -135,6 +136,7 @@ describe("settings", () => {
     expect(() => readConfig({ WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
     expect(() => readConfig({ EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
     expect(() => readConfig({ PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
+    expect(() => readConfig({ STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than REQUEST_TIMEOUT_MS/,
     );

@@ -2,6 +2,9 @@ import { notFound, type ResourceType } from "./errors.js";
 
 type KeyOf<T> = (record: T) => string | null | undefined;
 
+/** Told the id of every record a store puts or deletes: how the state file learns what a write changed. */
+export type RecordWatcher = (id: string, deleted: boolean) => void;
+
 /**
  * The common ground of every resource store: records of one project, keyed by id, private to the store, plus any
  * unique secondary keys a resource is looked up by (a voucher's code, a customer's source_id). Stores are seeded
@@ -12,6 +15,7 @@ export class RecordStore<T extends { id: string }> {
   readonly #resourceType: ResourceType;
   readonly #records = new Map<string, T>();
   readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T> }[] = [];
+  #watcher: RecordWatcher | undefined;
 
   constructor(resourceType: ResourceType, records: Iterable<T> = []) {
     this.#resourceType = resourceType;
@@ -30,6 +34,16 @@ export class RecordStore<T extends { id: string }> {
     }
     this.#indexes.push({ keyOf, map });
     return (key) => map.get(key);
+  }
+
+  /** One watcher per store (the project's); seeding in the constructor is not reported, later writes are. */
+  watch(watcher: RecordWatcher | undefined): void {
+    this.#watcher = watcher;
+  }
+
+  /** The record as stored, without what a subclass's `find` derives: what a state file writes. */
+  stored(id: string): T | undefined {
+    return this.#records.get(id);
   }
 
   /** The record with this id; a typed not-found error (404 in the service's shape) when there is none. */
@@ -63,12 +77,20 @@ export class RecordStore<T extends { id: string }> {
       const key = keyOf(record);
       if (key) map.set(key, record);
     }
+    this.#watcher?.(record.id, false);
     return record;
   }
 
   delete(id: string): boolean {
     this.#unindex(this.#records.get(id));
-    return this.#records.delete(id);
+    const deleted = this.#records.delete(id);
+    if (deleted) this.#watcher?.(id, true);
+    return deleted;
+  }
+
+  /** The records as stored, in order (see `stored`). */
+  storedValues(): IterableIterator<T> {
+    return this.#records.values();
   }
 
   values(): IterableIterator<T> {

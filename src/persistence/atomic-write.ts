@@ -51,7 +51,7 @@ export async function writeFileAtomic(file: string, data: string, io: FileIo = n
   await syncDirectory(dirname(file), io);
 }
 
-async function syncDirectory(dir: string, io: FileIo): Promise<void> {
+export async function syncDirectory(dir: string, io: FileIo = nodeFileIo): Promise<void> {
   let handle: FileLike | undefined;
   try {
     handle = await io.open(dir, "r");

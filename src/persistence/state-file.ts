@@ -8,9 +8,10 @@ import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
 
 /**
- * The state file: every project of the server, each as its fixtures (what a reset goes back to) and its current
- * state, both project documents in the fixture format. `format` and `version` let a later release read or refuse
- * an older file knowingly.
+ * The version-1 state file (0.4.0 and earlier): every project of the server, each as its fixtures (what a reset
+ * goes back to) and its current state, both project documents in the fixture format, in one JSON document. The
+ * server now writes version 2 (a snapshot and a change log: state-store.ts, replay.ts) and reads this one only to
+ * convert it at start; `serializeState` stays as the writer of the old format for the tests of that conversion.
  */
 export const STATE_FILE_FORMAT = "loyalty-mock-state";
 export const STATE_FILE_VERSION = 1;

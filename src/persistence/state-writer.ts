@@ -9,8 +9,13 @@ export type StateSyncMode = (typeof STATE_SYNC_MODES)[number];
 
 export interface StateWriterOptions {
   file: string;
-  /** The whole state as text, taken in one synchronous step so that it is consistent. */
-  snapshot: () => string;
+  /** The whole state as text, taken in one synchronous step so that it is consistent (unless `save` is given). */
+  snapshot?: () => string;
+  /**
+   * Saves every change so far instead of writing `snapshot()` whole (the change log's append, see state-store.ts).
+   * It must take what it saves in the synchronous part of the call: changes made later belong to the next save.
+   */
+  save?: () => Promise<void>;
   sync: StateSyncMode;
   intervalMs: number;
   /** A save that failed; the writer keeps the changes and tries again. */
@@ -37,9 +42,8 @@ export class StateWriter {
   readonly file: string;
   readonly sync: StateSyncMode;
   readonly intervalMs: number;
-  readonly #snapshot: () => string;
+  readonly #save: () => Promise<void>;
   readonly #onError: (error: unknown) => void;
-  readonly #io: FileIo;
 
   #dirty = false;
   #due = false;
@@ -53,9 +57,12 @@ export class StateWriter {
     this.file = options.file;
     this.sync = options.sync;
     this.intervalMs = options.intervalMs;
-    this.#snapshot = options.snapshot;
     this.#onError = options.onError ?? (() => undefined);
-    this.#io = options.io ?? nodeFileIo;
+    const io = options.io ?? nodeFileIo;
+    const { save, snapshot } = options;
+    if (save) this.#save = save;
+    else if (snapshot) this.#save = () => writeFileAtomic(this.file, snapshot(), io);
+    else throw new TypeError("StateWriter needs a snapshot or a save function");
   }
 
   /** How many saves reached the disk. */
@@ -154,7 +161,7 @@ export class StateWriter {
       this.#waiters = [];
       this.#dirty = false;
       try {
-        await writeFileAtomic(this.file, this.#snapshot(), this.#io);
+        await this.#save();
         this.#saves += 1;
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadState } from "../../src/persistence/load-state.js";
 import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "../helpers/process.js";
 
 /** The built command (`loyalty-mock`, dist/main.js) as a user runs it; test/cli.test.ts has its flag parsing. */
@@ -107,7 +108,8 @@ describe("the loyalty-mock bin", () => {
     await waitForHttp(`http://127.0.0.1:${port}/`, run);
     const state = await fetch(`http://127.0.0.1:${port}/__mock/projects/solo/state`);
     expect(state.status).toBe(200);
-    expect(JSON.parse(readFileSync(stateFile, "utf8")).projects[0].state.project.id).toBe("solo");
+    // The state file (format 2: a snapshot and its log) read the way a restart reads it.
+    expect(loadState(stateFile)?.projects[0]?.state.project.id).toBe("solo");
     expect(existsSync(join(dir, "not-this.json"))).toBe(false);
     killGroup(run, "SIGTERM");
     expect((await run.exited).code).toBe(0);

@@ -48,6 +48,8 @@ export function blockKey(registry: ProjectRegistry, project: Project, appId: str
     key.status = "BLOCKED";
     key.blocked_at = project.clock.iso();
     project.tokens.revokeForKey(appId, graceEnd(registry, project));
+    // Put back, though changed in place, so the store's watcher (the state file) learns of it.
+    project.apiKeys.put(key);
   }
   return key;
 }
@@ -57,7 +59,7 @@ export function unblockKey(project: Project, appId: string): ApiKey {
   const key = project.apiKeys.get(appId);
   key.status = "ACTIVE";
   key.blocked_at = null;
-  return key;
+  return project.apiKeys.put(key);
 }
 
 export function deleteKey(registry: ProjectRegistry, project: Project, appId: string): void {
@@ -70,5 +72,5 @@ export function deleteKey(registry: ProjectRegistry, project: Project, appId: st
 export function regenerateKey(project: Project, appId: string): ApiKey {
   const key = project.apiKeys.get(appId);
   key.app_token = uuidv4();
-  return key;
+  return project.apiKeys.put(key);
 }

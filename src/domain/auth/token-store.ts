@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { RecordWatcher } from "../record-store.js";
 import { timestamp } from "../shared/schema-parts.js";
 
 export const TOKEN_LIFETIME_SECONDS = 900;
@@ -43,9 +44,15 @@ export function tokenState(token: TokenRecord, nowMs: number): TokenState {
  */
 export class TokenStore {
   readonly #tokens = new Map<string, TokenRecord>();
+  #watcher: RecordWatcher | undefined;
 
   constructor(tokens: Iterable<TokenRecord> = []) {
     for (const token of tokens) this.#tokens.set(token.accessToken, token);
+  }
+
+  /** As RecordStore.watch: told the access token of every token added, changed or dropped. */
+  watch(watcher: RecordWatcher | undefined): void {
+    this.#watcher = watcher;
   }
 
   find(accessToken: string): TokenRecord | undefined {
@@ -54,6 +61,7 @@ export class TokenStore {
 
   add(token: TokenRecord): void {
     this.#tokens.set(token.accessToken, token);
+    this.#watcher?.(token.accessToken, false);
   }
 
   /**
@@ -66,6 +74,7 @@ export class TokenStore {
       if (tokenState(token, nowMs) === "valid") continue;
       this.#tokens.delete(token.accessToken);
       dropped.push(token.accessToken);
+      this.#watcher?.(token.accessToken, true);
     }
     return dropped;
   }
@@ -74,7 +83,10 @@ export class TokenStore {
   revokeForKey(appId: string, revokeAtMs: number): void {
     for (const token of this.#tokens.values()) {
       if (token.appId !== appId) continue;
-      if (token.revokeAtMs === null || token.revokeAtMs > revokeAtMs) token.revokeAtMs = revokeAtMs;
+      if (token.revokeAtMs === null || token.revokeAtMs > revokeAtMs) {
+        token.revokeAtMs = revokeAtMs;
+        this.#watcher?.(token.accessToken, false);
+      }
     }
   }
 

@@ -14,11 +14,12 @@ import { RequestJournal } from "../journal/journal.js";
 import { LocationStore } from "../locations/location.js";
 import { PublicationStore } from "../publications/publication.js";
 import { RateLimiter } from "../rate-limits/rate-limiter.js";
+import type { RecordWatcher } from "../record-store.js";
 import { SegmentStore } from "../segments/segment.js";
 import { TierStructureStore } from "../tiers/tier-structure.js";
 import { publishCount, VoucherStore } from "../vouchers/voucher.js";
 import { publishSummary } from "../vouchers/voucher-view.js";
-import type { ProjectDocument } from "./project-document.js";
+import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
 
 /**
@@ -81,6 +82,30 @@ export class Project {
     this.earningRules = new EarningRuleStore(doc.earning_rules);
     this.eventSchemas = new EventSchemaStore(doc.event_schemas);
     this.events = new EventStore(doc.events);
+  }
+
+  /**
+   * Reports every record a store of the project puts or deletes, by collection and key (a token's access token,
+   * a key's app id, any other record's id); undefined stops the reports. Seeding is not reported.
+   */
+  watch(watcher: ((collection: CollectionName, key: string, deleted: boolean) => void) | undefined): void {
+    const stores: { [K in CollectionName]: { watch(w: RecordWatcher | undefined): void } } = {
+      api_keys: this.apiKeys,
+      tokens: this.tokens,
+      locations: this.locations,
+      campaigns: this.campaigns,
+      customers: this.customers,
+      vouchers: this.vouchers,
+      publications: this.publications,
+      segments: this.segments,
+      tier_structures: this.tierStructures,
+      incentives: this.incentives,
+      earning_rules: this.earningRules,
+      event_schemas: this.eventSchemas,
+      events: this.events,
+    };
+    for (const [collection, store] of Object.entries(stores) as [CollectionName, typeof stores.tokens][])
+      store.watch(watcher && ((key, deleted) => watcher(collection, key, deleted)));
   }
 
   /** The settings in force: the project's own where it has them, the server's defaults elsewhere. */

@@ -2,7 +2,7 @@ import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { Project } from "./project.js";
-import type { ProjectDocument } from "./project-document.js";
+import type { CollectionName, ProjectDocument } from "./project-document.js";
 import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
 
 export function projectNotFound(id: string): ApiError {
@@ -11,6 +11,16 @@ export function projectNotFound(id: string): ApiError {
     resourceId: id,
     resourceType: "project",
   });
+}
+
+/** How a project came to be installed: a state file logs each differently (see src/persistence). */
+export type InstallKind = "added" | "replaced" | "restored" | "reset";
+
+/** Told every change to the registry's projects, as it happens: the seam the state file's change log uses. */
+export interface RegistryWatcher {
+  installed(project: Project, kind: InstallKind): void;
+  removed(id: string): void;
+  record(project: Project, collection: CollectionName, key: string, deleted: boolean): void;
 }
 
 /**
@@ -24,12 +34,19 @@ export class ProjectRegistry {
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #projectByAppId = new Map<string, Project>();
   readonly #projectByToken = new Map<string, Project>();
+  #watcher: RegistryWatcher | undefined;
 
   /** `defaults`: the server-wide settings each project falls back on (the entry points take them from src/settings.ts). */
   constructor(options: { clock: Clock; defaults: ProjectDefaults; documents?: ProjectDocument[] }) {
     this.clock = options.clock;
     this.defaults = { ...options.defaults };
     for (const document of options.documents ?? []) this.add(document);
+  }
+
+  /** One watcher (the state file's); the projects already installed report their records' changes to it from now on. */
+  watch(watcher: RegistryWatcher | undefined): void {
+    this.#watcher = watcher;
+    for (const project of this.#projects.values()) this.#watchProject(project);
   }
 
   /** Adds a project built from a validated document; the document is kept as the project's fixtures for reset. */
@@ -39,7 +56,7 @@ export class ProjectRegistry {
     this.#checkCredentialsFree(document, undefined);
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, document);
-    this.#install(project);
+    this.#install(project, "added");
     return project;
   }
 
@@ -63,7 +80,7 @@ export class ProjectRegistry {
     this.#checkCredentialsFree(document, current);
     const project = new Project(document, this.clock);
     this.#uninstall(current);
-    this.#install(project);
+    this.#install(project, "replaced");
     return project;
   }
 
@@ -78,7 +95,7 @@ export class ProjectRegistry {
     this.#checkCredentialsFree(state, undefined);
     const project = new Project(state, this.clock);
     this.#fixtures.set(id, deepFreeze(fixtures));
-    this.#install(project);
+    this.#install(project, "restored");
     return project;
   }
 
@@ -102,6 +119,7 @@ export class ProjectRegistry {
   remove(id: string): void {
     this.#uninstall(this.get(id));
     this.#fixtures.delete(id);
+    this.#watcher?.removed(id);
   }
 
   /**
@@ -115,7 +133,7 @@ export class ProjectRegistry {
     this.#checkCredentialsFree(fixtures, current);
     this.#uninstall(current);
     const project = new Project(fixtures, this.clock);
-    this.#install(project);
+    this.#install(project, "reset");
     return project;
   }
 
@@ -131,7 +149,7 @@ export class ProjectRegistry {
       for (const token of fixtures.tokens) claim(tokens, token.access_token, id, "An access token");
     }
     for (const project of this.list()) this.#uninstall(project);
-    for (const [, fixtures] of this.#fixtures) this.#install(new Project(fixtures, this.clock));
+    for (const [, fixtures] of this.#fixtures) this.#install(new Project(fixtures, this.clock), "reset");
   }
 
   projectForAppId(appId: string): Project | undefined {
@@ -173,14 +191,25 @@ export class ProjectRegistry {
     }
   }
 
-  #install(project: Project): void {
+  #install(project: Project, kind: InstallKind): void {
     this.#projects.set(project.id, project);
     for (const key of project.apiKeys.values()) this.#projectByAppId.set(key.app_id, project);
     for (const token of project.tokens.list()) this.#projectByToken.set(token.accessToken, project);
+    this.#watchProject(project);
+    this.#watcher?.installed(project, kind);
+  }
+
+  #watchProject(project: Project): void {
+    const watcher = this.#watcher;
+    project.watch(
+      watcher && ((collection, key, deleted) => watcher.record(project, collection, key, deleted)),
+    );
   }
 
   /** Drops the project and the index entries that point at it (and only those). */
   #uninstall(project: Project): void {
+    // A project taken out may still be read by a request in flight; nothing it does is the registry's any more.
+    project.watch(undefined);
     this.#projects.delete(project.id);
     for (const key of project.apiKeys.values())
       if (this.#projectByAppId.get(key.app_id) === project) this.#projectByAppId.delete(key.app_id);

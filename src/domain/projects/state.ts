@@ -35,6 +35,23 @@ export function exportProject(project: Project): ProjectDocument {
   return structuredClone(projectState(project));
 }
 
+/** The collections in the order `projectState` (and so an export) writes them. */
+export const EXPORT_ORDER: readonly CollectionName[] = [
+  "api_keys",
+  "tokens",
+  "locations",
+  "campaigns",
+  "vouchers",
+  "customers",
+  "publications",
+  "segments",
+  "tier_structures",
+  "incentives",
+  "earning_rules",
+  "event_schemas",
+  "events",
+];
+
 /**
  * The same document as `exportProject`, sharing the project's records instead of copying them: a view to read at
  * once, never to keep or change. It lets a test compare states without copying every record: a record the project
@@ -57,14 +74,82 @@ export function projectState(project: Project): ProjectDocument {
     event_schemas: project.eventSchemas.list(),
     events: project.events.list(),
   };
+  return { project: projectHeader(project), ...collections };
+}
+
+/** One collection of a project in document form, keyed as its store reports changes (see Project.watch). */
+export interface CollectionView {
+  get(key: string): unknown;
+  entries(): Iterable<[string, unknown]>;
+}
+
+/** What a view reads of a record store; structural, so every store's record type fits. */
+interface StoredRecords<T extends { id: string }> {
+  stored(id: string): T | undefined;
+  storedValues(): IterableIterator<T>;
+}
+
+function recordView<T extends { id: string }>(store: StoredRecords<T>, toDocument: (record: T) => unknown) {
   return {
-    project: {
-      id: project.id,
-      name: project.name,
-      settings: project.settings,
-      clock: { offset_ms: project.clock.offsetMs },
+    get: (key: string) => {
+      const record = store.stored(key);
+      return record && toDocument(record);
     },
-    ...collections,
+    *entries(): Iterable<[string, unknown]> {
+      for (const record of store.storedValues()) yield [record.id, toDocument(record)];
+    },
+  };
+}
+
+const asStored = <T>(record: T) => record;
+
+/**
+ * A collection's records as `projectState` writes them, one at a time: what a state file logs for a change and
+ * streams for a snapshot, and what a streamed export writes, without building the whole document.
+ */
+export function collectionView(project: Project, name: CollectionName): CollectionView {
+  switch (name) {
+    case "api_keys":
+      return recordView(project.apiKeys, keyDocument);
+    case "tokens":
+      return {
+        get: (key) => {
+          const token = project.tokens.find(key);
+          return token && tokenDocument(token);
+        },
+        entries: () => project.tokens.list().map((token) => [token.accessToken, tokenDocument(token)]),
+      };
+    case "vouchers":
+      return recordView(project.vouchers, asStored);
+    default:
+      return recordView(STORE_OF[name](project), asStored);
+  }
+}
+
+const STORE_OF: {
+  [K in Exclude<CollectionName, "api_keys" | "tokens" | "vouchers">]: (
+    project: Project,
+  ) => StoredRecords<{ id: string }>;
+} = {
+  locations: (project) => project.locations,
+  campaigns: (project) => project.campaigns,
+  customers: (project) => project.customers,
+  publications: (project) => project.publications,
+  segments: (project) => project.segments,
+  tier_structures: (project) => project.tierStructures,
+  incentives: (project) => project.incentives,
+  earning_rules: (project) => project.earningRules,
+  event_schemas: (project) => project.eventSchemas,
+  events: (project) => project.events,
+};
+
+/** The `project` part of a project's document: what is not in a collection. */
+export function projectHeader(project: Project): ProjectDocument["project"] {
+  return {
+    id: project.id,
+    name: project.name,
+    settings: project.settings,
+    clock: { offset_ms: project.clock.offsetMs },
   };
 }
 

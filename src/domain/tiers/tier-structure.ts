@@ -37,8 +37,10 @@ export class TierStructureStore extends RecordStore<TierStructure> {
   }
 
   /** Appends a tier to its structure (a 404 when the structure is unknown); the rules are the caller's. */
+  /** A new version of the structure, not a push into the stored one: every write goes through `put`. */
   addTier(tier: Tier): Tier {
-    this.get(tier.tier_structure_id).tiers.push(tier);
+    const structure = this.get(tier.tier_structure_id);
+    this.put({ ...structure, tiers: [...structure.tiers, tier] });
     return tier;
   }
 }

@@ -1,8 +1,9 @@
 import { Router as createRouter, type Router } from "express";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
-import { exportProject, replaceProjectState } from "../../domain/projects/state.js";
+import { replaceProjectState } from "../../domain/projects/state.js";
 import { jsonBody } from "../body.js";
 import { route } from "../routes.js";
+import { sendProjectState } from "./state-stream.js";
 
 /**
  * An exported project holds every card, customer and recorded event: far more than any request of the six
@@ -25,15 +26,15 @@ export function stateRouter(deps: StateRouterDeps): Router {
   const { registry } = deps;
   route(router, "/projects/:projectId/state", {
     get: [
-      (req, res) => {
-        res.json(exportProject(registry.get(String(req.params.projectId))));
+      async (req, res) => {
+        await sendProjectState(res, registry.get(String(req.params.projectId)));
       },
     ],
     put: [
       ...jsonBody(deps.bodyLimit ?? DEFAULT_STATE_BODY_LIMIT),
-      (req, res) => {
+      async (req, res) => {
         const project = replaceProjectState(registry, String(req.params.projectId), req.body);
-        res.json(exportProject(project));
+        await sendProjectState(res, project);
       },
     ],
   });

@@ -1,0 +1,203 @@
+import type { Project } from "../domain/projects/project.js";
+import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
+import { collectionView, projectHeader, projectState } from "../domain/projects/state.js";
+
+/**
+ * The lines of the state file's log and snapshots (README "Persistence"), one JSON object each, `o` saying what
+ * it does to the project `p`:
+ * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added);
+ *   {h}: both become an empty document with that `project` header, filled by the `fput` lines that follow;
+ * - `reset`: the state goes back to the fixtures; `state` {d}: the state becomes `d` (an import);
+ * - `clear` {h}: the state becomes an empty document with that header, filled by the `put` lines that follow;
+ * - `head` {h}: the state's `project` header (settings, clock) becomes `h`;
+ * - `put` {c, k, r} / `del` {c, k}: one record of collection `c`, under key `k`, is written or removed;
+ *   `fput` {c, r}: a record appended to the fixtures; `same` {c, k, i}: the state holds the fixtures' record `i`
+ *   unchanged (both in snapshots only);
+ * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
+ */
+export type LogLine =
+  | { o: "fixtures"; p: string; d?: unknown; h?: unknown }
+  | { o: "reset" | "drop"; p: string }
+  | { o: "state"; p: string; d: unknown }
+  | { o: "clear" | "head"; p: string; h: unknown }
+  | { o: "put"; p: string; c: CollectionName; k: string; r: unknown }
+  | { o: "fput"; p: string; c: CollectionName; r: unknown }
+  | { o: "same"; p: string; c: CollectionName; k: string; i: number }
+  | { o: "del"; p: string; c: CollectionName; k: string }
+  | { o: "commit" };
+
+const COMMIT_LINE = '{"o":"commit"}\n';
+
+interface Pending {
+  /** The project whose records are pending; undefined once its id names no installed project. */
+  project: Project | undefined;
+  /** Install and drop lines, in order, each taken when it happened; the records below come after them. */
+  events: string[];
+  /** `collection \0 key` -> whether the record was deleted since the last batch (then a put must follow a del). */
+  records: Map<string, boolean>;
+}
+
+function line(value: object): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/**
+ * Learns from the registry what each write changed (which records, which projects) and turns it, on `take()`,
+ * into one batch of log lines: the records' values as they are at that moment, so a batch is a consistent
+ * state and its cost is the records written, never the size of the state.
+ */
+export class ChangeLog implements RegistryWatcher {
+  readonly #registry: ProjectRegistry;
+  #pending = new Map<string, Pending>();
+  /** The header each project's state last had in a batch: settings and clock changes are found by comparing. */
+  #headers = new WeakMap<Project, { settings: unknown; offsetMs: number }>();
+
+  constructor(registry: ProjectRegistry) {
+    this.#registry = registry;
+    registry.watch(this);
+  }
+
+  stop(): void {
+    this.#registry.watch(undefined);
+  }
+
+  installed(project: Project, kind: InstallKind): void {
+    const id = project.id;
+    const pending = this.#fresh(project);
+    if (kind === "reset") pending.events.push(line({ o: "reset", p: id }));
+    else if (kind === "added")
+      pending.events.push(line({ o: "fixtures", p: id, d: this.#registry.fixturesOf(id) }));
+    else pending.events.push(line({ o: "state", p: id, d: projectState(project) }));
+  }
+
+  removed(id: string): void {
+    const pending = this.#pending.get(id);
+    const entry: Pending = pending ?? { project: undefined, events: [], records: new Map() };
+    entry.project = undefined;
+    entry.records.clear();
+    entry.events.push(line({ o: "drop", p: id }));
+    this.#pending.set(id, entry);
+  }
+
+  record(project: Project, collection: CollectionName, key: string, deleted: boolean): void {
+    let pending = this.#pending.get(project.id);
+    if (!pending) {
+      pending = { project, events: [], records: new Map() };
+      this.#pending.set(project.id, pending);
+    }
+    const records = pending.records;
+    const slot = `${collection}\0${key}`;
+    if (deleted) {
+      records.delete(slot);
+      records.set(slot, true);
+    } else if (!records.has(slot)) records.set(slot, false);
+  }
+
+  /** Whether a batch would hold anything besides header changes. */
+  get pending(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  /** Every change since the last batch, as log lines ending with a commit line; "" when nothing changed. */
+  take(): string {
+    const parts: string[] = [];
+    for (const pending of this.#pending.values()) {
+      parts.push(...pending.events);
+      if (pending.project && this.#installed(pending.project))
+        parts.push(recordLines(pending.project, pending.records));
+    }
+    this.#pending = new Map();
+    for (const project of this.#registry.list()) {
+      const seen = this.#headers.get(project);
+      if (seen?.settings === project.settings && seen.offsetMs === project.clock.offsetMs) continue;
+      this.#headers.set(project, { settings: project.settings, offsetMs: project.clock.offsetMs });
+      parts.push(line({ o: "head", p: project.id, h: projectHeader(project) }));
+    }
+    if (parts.length === 0) return "";
+    parts.push(COMMIT_LINE);
+    return parts.join("");
+  }
+
+  /** The pending entry of a project just installed: whatever was pending for its id is superseded. */
+  #fresh(project: Project): Pending {
+    const previous = this.#pending.get(project.id);
+    const pending: Pending = { project, events: previous?.events ?? [], records: new Map() };
+    // Re-inserted, so the project's lines keep the order of its latest event relative to other projects'.
+    this.#pending.delete(project.id);
+    this.#pending.set(project.id, pending);
+    return pending;
+  }
+
+  #installed(project: Project): boolean {
+    try {
+      return this.#registry.get(project.id) === project;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function recordLines(project: Project, records: Map<string, boolean>): string {
+  const p = JSON.stringify(project.id);
+  const out: string[] = [];
+  for (const [slot, deleted] of records) {
+    const cut = slot.indexOf("\0");
+    const c = slot.slice(0, cut) as CollectionName;
+    const k = JSON.stringify(slot.slice(cut + 1));
+    const record = collectionView(project, c).get(slot.slice(cut + 1));
+    if (deleted || record === undefined) out.push(`{"o":"del","p":${p},"c":"${c}","k":${k}}\n`);
+    if (record !== undefined)
+      out.push(`{"o":"put","p":${p},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`);
+  }
+  return out.join("");
+}
+
+/**
+ * A snapshot of the registry as log lines, in slices of about `sliceBytes`, each taken in one synchronous step:
+ * the caller writes a slice and lets the event loop run before asking for the next, so a million records never
+ * block it. Records change while it runs; the log written since the snapshot began corrects them on replay.
+ */
+export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 256 * 1024): Generator<string> {
+  let slice: string[] = [];
+  let size = 0;
+  const push = (text: string) => {
+    slice.push(text);
+    size += text.length;
+  };
+  const full = () => size >= sliceBytes;
+  const cut = () => {
+    const text = slice.join("");
+    slice = [];
+    size = 0;
+    return text;
+  };
+  for (const project of registry.list()) {
+    const id = JSON.stringify(project.id);
+    const fixtures = registry.fixturesOf(project.id);
+    push(line({ o: "fixtures", p: project.id, h: fixtures.project }));
+    for (const c of COLLECTIONS)
+      for (const record of fixtures[c]) {
+        push(`{"o":"fput","p":${id},"c":"${c}","r":${JSON.stringify(record)}}\n`);
+        if (full()) yield cut();
+      }
+    push(line({ o: "clear", p: project.id, h: projectHeader(project) }));
+    for (const c of COLLECTIONS) {
+      // A record never changed is the fixture's own object (stores keep fixture order): written as its index,
+      // and read back as that same object. Found by walking the fixtures alongside, so no index of a million.
+      const seeded = fixtures[c] as readonly { id?: string }[];
+      let at = 0;
+      for (const [key, record] of collectionView(project, c).entries()) {
+        const k = JSON.stringify(key);
+        const i = seeded[at]?.id === key ? at++ : undefined;
+        push(
+          i !== undefined && seeded[i] === record
+            ? `{"o":"same","p":${id},"c":"${c}","k":${k},"i":${i}}\n`
+            : `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`,
+        );
+        if (full()) yield cut();
+      }
+    }
+  }
+  if (size > 0) yield cut();
+}

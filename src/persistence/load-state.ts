@@ -1,0 +1,139 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import type { z } from "zod";
+import {
+  COLLECTIONS,
+  type CollectionName,
+  type ProjectDocument,
+  projectDocumentSchema,
+} from "../domain/projects/project-document.js";
+import { checkReferences } from "../domain/projects/references.js";
+import { describeProblem, parseDocument } from "../platform/documents.js";
+import { replayState } from "./replay.js";
+import { readStateFile, type SavedProject, StateFileError } from "./state-file.js";
+
+export interface LoadedState {
+  projects: SavedProject[];
+  /** The newest generation on disk; 0 for a version-1 file, which the server rewrites as a snapshot at once. */
+  gen: number;
+  version: 1 | 2;
+  /** How much log the restart replayed: a new snapshot in the background makes the next restart cheaper. */
+  logBytes: number;
+}
+
+/** The first bytes of the file, or undefined when there is none; other read errors name their code. */
+function headOf(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new StateFileError(file, `cannot be read (${code ?? String(error)})`);
+  }
+  try {
+    const buffer = Buffer.alloc(64);
+    return buffer.subarray(0, readSync(fd, buffer, 0, 64, 0)).toString("utf8");
+  } catch (error) {
+    throw new StateFileError(
+      file,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The saved projects of a state file, validated like fixtures: a version-2 snapshot with its logs, or a version-1
+ * file (one JSON document, as 0.4.0 and earlier wrote). Undefined when there is none; a StateFileError naming the
+ * file and the problem when it cannot be used.
+ */
+export function loadState(file: string): LoadedState | undefined {
+  const head = headOf(file);
+  if (head === undefined) return undefined;
+  if (!head.startsWith('{"o":"snapshot"')) {
+    const projects = readStateFile(file);
+    return projects && { projects, gen: 0, version: 1, logBytes: 0 };
+  }
+  const replay = replayState(file);
+  const valid = replay.projects.map(({ fixtures, state }) => {
+    const id = (state as { project?: { id?: unknown } }).project?.id;
+    if (replay.checksummed)
+      return {
+        fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs),
+        state: checkRecords(file, id, "state", state, replay.fromLogs),
+      };
+    const saved = { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
+    shareUnchanged(fixtures, state, saved);
+    return saved;
+  });
+  return { projects: valid, gen: replay.gen, version: 2, logBytes: replay.logBytes };
+}
+
+/**
+ * A state record the snapshot wrote as "the fixture's record" is one object with it again after validation, as
+ * it was before the restart: a million unchanged cards are kept once, not twice, and the next snapshot sees them
+ * unchanged.
+ */
+function shareUnchanged(
+  rawFixtures: SavedProject["fixtures"],
+  rawState: SavedProject["state"],
+  saved: SavedProject,
+) {
+  for (const c of COLLECTIONS) {
+    const raw = rawFixtures[c] as unknown[];
+    const parsed = saved.fixtures[c] as unknown[];
+    const parsedOf = new Map(raw.map((record, i) => [record, parsed[i]]));
+    (rawState[c] as unknown[]).forEach((record, i) => {
+      const shared = parsedOf.get(record);
+      if (shared !== undefined) (saved.state[c] as unknown[])[i] = shared;
+    });
+  }
+}
+
+const SHAPE = (projectDocumentSchema as unknown as { shape: Record<string, z.ZodType> }).shape;
+const RECORD_SCHEMA = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, (SHAPE[c] as unknown as z.ZodDefault<z.ZodArray<z.ZodType>>).unwrap().element]),
+) as Record<CollectionName, z.ZodType>;
+
+/**
+ * Checks a project document whose snapshot records are known good (the checksum matched: the server wrote them
+ * from validated records), so only what the logs brought is validated record by record, plus the references
+ * across records, as the document schema does: a million-card restart then costs the changes, not a million
+ * validations. Problems are reported as the whole-document check reports them.
+ */
+function checkRecords(file: string, id: unknown, part: string, raw: unknown, fromLogs: WeakSet<object>) {
+  const fail = (path: readonly PropertyKey[], problem: string) =>
+    new StateFileError(
+      file,
+      `project ${String(id)}, ${part}: ${describeProblem({ path: path as (string | number)[], problem })}`,
+    );
+  const document = raw as Record<string, unknown>;
+  const header = parseDocument(SHAPE.project as z.ZodType, document.project);
+  if (!header.ok) throw fail(["project", ...header.problem.path], header.problem.problem);
+  const checked: Record<string, unknown> = { project: header.value };
+  let logged = false;
+  for (const c of COLLECTIONS)
+    checked[c] = (document[c] as unknown[]).map((record, i) => {
+      if (!fromLogs.has(record as object)) return record;
+      logged = true;
+      const parsed = parseDocument(RECORD_SCHEMA[c], record);
+      if (!parsed.ok) throw fail([c, i, ...parsed.problem.path], parsed.problem.problem);
+      return parsed.value;
+    });
+  // Fixtures the snapshot alone holds were checked whole when the project was added. A state is checked again:
+  // it is the snapshot and the logs together, and this is the guard that they fit.
+  if (part === "fixtures" && !logged) return checked as ProjectDocument;
+  const issues: { path: PropertyKey[]; message: string }[] = [];
+  checkReferences(checked as never, { addIssue: (issue: never) => issues.push(issue) } as never);
+  const issue = issues[0];
+  if (issue) throw fail(issue.path, issue.message);
+  return checked as ProjectDocument;
+}
+
+function check(file: string, id: unknown, part: string, document: unknown) {
+  const parsed = parseDocument(projectDocumentSchema, document);
+  if (!parsed.ok)
+    throw new StateFileError(file, `project ${String(id)}, ${part}: ${describeProblem(parsed.problem)}`);
+  return parsed.value;
+}

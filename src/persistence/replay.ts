@@ -1,0 +1,263 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
+
+export const SNAPSHOT_VERSION = 2;
+
+/** The log files beside a state file: `<name>.log.<generation>`, each holding the changes since its snapshot began. */
+export function logFilesOf(file: string): { gen: number; path: string }[] {
+  const prefix = `${basename(file)}.log.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ gen: Number(name.slice(prefix.length)), path: join(dirname(file), name) }))
+    .sort((a, b) => a.gen - b.gen);
+}
+
+/** The lines of a file with their numbers, read in chunks: a state of a million cards is never one string. */
+export function* fileLines(path: string): Generator<{ text: string; number: number; ended: boolean }> {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+    const decoder = new StringDecoder("utf8");
+    let rest = "";
+    let number = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      const parts = (rest + decoder.write(buffer.subarray(0, read))).split("\n");
+      rest = parts.pop() ?? "";
+      for (const text of parts) yield { text, number: ++number, ended: true };
+    }
+    rest += decoder.end();
+    if (rest !== "") yield { text: rest, number: number + 1, ended: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Records = Map<string, unknown>;
+interface Replayed {
+  fixtures: { header: unknown; collections: Record<CollectionName, unknown[]> };
+  state: { header: unknown; collections: Record<CollectionName, Records> };
+}
+
+/** How a record is keyed in its store, and so in the log (see Project.watch). */
+function keyOf(collection: CollectionName, record: unknown): string {
+  const r = record as { app_id?: string; access_token?: string; id?: string };
+  return String(collection === "api_keys" ? r.app_id : collection === "tokens" ? r.access_token : r.id);
+}
+
+function documentParts(document: unknown): {
+  header: unknown;
+  collections: Record<CollectionName, unknown[]>;
+} {
+  const d = document as Record<string, unknown>;
+  const collections = {} as Record<CollectionName, unknown[]>;
+  for (const c of COLLECTIONS) collections[c] = Array.isArray(d[c]) ? [...(d[c] as unknown[])] : [];
+  return { header: d.project, collections };
+}
+
+function stateFrom(parts: { header: unknown; collections: Record<CollectionName, unknown[]> }) {
+  const collections = {} as Record<CollectionName, Records>;
+  for (const c of COLLECTIONS) collections[c] = new Map(parts.collections[c].map((r) => [keyOf(c, r), r]));
+  return { header: parts.header, collections };
+}
+
+function emptyParts(header: unknown) {
+  return documentParts({ project: header });
+}
+
+/** Applies one line to the projects being rebuilt; false for a line it does not know. */
+function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): boolean {
+  const id = String(line.p);
+  const project = projects.get(id);
+  switch (line.o) {
+    case "fixtures": {
+      const fixtures = line.d !== undefined ? documentParts(line.d) : emptyParts(line.h);
+      projects.delete(id);
+      projects.set(id, { fixtures, state: stateFrom(fixtures) });
+      return true;
+    }
+    case "drop":
+      projects.delete(id);
+      return true;
+  }
+  if (!project) throw new Error(`names project ${id}, which no earlier line adds`);
+  const c = line.c as CollectionName;
+  switch (line.o) {
+    // The registry puts a project it resets or replaces last in its order, and so does the replay.
+    case "reset":
+      project.state = stateFrom(project.fixtures);
+      projects.delete(id);
+      projects.set(id, project);
+      return true;
+    case "state":
+      project.state = stateFrom(documentParts(line.d));
+      projects.delete(id);
+      projects.set(id, project);
+      return true;
+    case "clear":
+      project.state = stateFrom(emptyParts(line.h));
+      return true;
+    case "head":
+      project.state.header = line.h;
+      return true;
+    case "fput":
+      // A snapshot's fixtures are followed by a `clear` of the state, so only the fixtures take the record.
+      project.fixtures.collections[c].push(line.r);
+      return true;
+    case "put":
+      project.state.collections[c].set(String(line.k), line.r);
+      return true;
+    case "same": {
+      const record = project.fixtures.collections[c]?.[Number(line.i)];
+      if (record === undefined)
+        throw new Error(`names fixture record ${String(line.i)} of ${c}, which is not there`);
+      project.state.collections[c].set(String(line.k), record);
+      return true;
+    }
+    case "del":
+      project.state.collections[c].delete(String(line.k));
+      return true;
+  }
+  return false;
+}
+
+function parseLine(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rebuilds every project from a version-2 state: the snapshot, then each log from the snapshot's generation on,
+ * in order, one whole batch at a time. A batch the log does not finish (a crash while it was written, so never
+ * acknowledged) is left out; anything else that does not read is an error naming the file and the line.
+ */
+export interface Replay {
+  projects: SavedProject[];
+  gen: number;
+  logBytes: number;
+  /**
+   * Whether the snapshot's checksum matched: its records are then the server's own, written from validated
+   * records, and only those the logs brought (`fromLogs`) need checking one by one.
+   */
+  checksummed: boolean;
+  fromLogs: WeakSet<object>;
+}
+
+export function replayState(file: string): Replay {
+  const projects = new Map<string, Replayed>();
+  let gen = 0;
+  let ended = false;
+  const hash = createHash("sha256");
+  let unhashed: string[] = [];
+  let checksummed = false;
+  for (const { text, number } of fileLines(file)) {
+    const where = `line ${number}`;
+    const line = parseLine(text);
+    if (line?.o !== "end") {
+      unhashed.push(text, "\n");
+      if (unhashed.length > 4096) {
+        hash.update(unhashed.join(""));
+        unhashed = [];
+      }
+    }
+    if (number === 1) {
+      if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
+        throw new StateFileError(file, `${where}: not the head of a state snapshot`);
+      gen = Number(line.gen);
+      continue;
+    }
+    if (line?.o === "end") {
+      ended = true;
+      hash.update(unhashed.join(""));
+      if (line.sha256 !== undefined && line.sha256 !== hash.digest("hex"))
+        throw new StateFileError(
+          file,
+          `${where}: the snapshot does not match its checksum (damaged or edited)`,
+        );
+      checksummed = line.sha256 !== undefined;
+      break;
+    }
+    try {
+      if (!line || !apply(projects, line)) throw new Error("not a line of a state snapshot");
+    } catch (error) {
+      throw new StateFileError(file, `${where}: ${(error as Error).message}`);
+    }
+  }
+  if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
+  const fromLogs = new WeakSet<object>();
+  let logBytes = 0;
+  for (const log of logFilesOf(file).filter((log) => log.gen >= gen))
+    logBytes += replayLog(log.path, projects, fromLogs);
+  const last = logFilesOf(file).at(-1)?.gen ?? gen;
+  return {
+    projects: [...projects.values()].map(toSaved),
+    gen: Math.max(gen, last),
+    logBytes,
+    checksummed,
+    fromLogs,
+  };
+}
+
+/** Replays one log; returns the bytes it read. */
+function replayLog(path: string, projects: Map<string, Replayed>, fromLogs: WeakSet<object>): number {
+  let batch: Record<string, unknown>[] = [];
+  let broken: number | undefined;
+  let bytes = 0;
+  for (const { text, number } of fileLines(path)) {
+    bytes += text.length + 1;
+    const line = parseLine(text);
+    if (!line) {
+      broken ??= number;
+      continue;
+    }
+    // A line that reads after one that does not: the damage is inside the log, not a torn end.
+    if (broken !== undefined) throw new StateFileError(path, `line ${broken}: not valid JSON`);
+    if (line.o !== "commit") {
+      batch.push(line);
+      continue;
+    }
+    for (const op of batch) markRecords(op, fromLogs);
+    for (const op of batch)
+      try {
+        if (!apply(projects, op)) throw new Error(`unknown line ${JSON.stringify(op.o)}`);
+      } catch (error) {
+        throw new StateFileError(path, `batch ending on line ${number}: ${(error as Error).message}`);
+      }
+    batch = [];
+  }
+  return bytes;
+}
+
+/** The records a log line brings, whole documents' included. */
+function markRecords(op: Record<string, unknown>, into: WeakSet<object>): void {
+  if (typeof op.r === "object" && op.r !== null) into.add(op.r);
+  if (typeof op.d !== "object" || op.d === null) return;
+  const d = op.d as Record<string, unknown>;
+  for (const c of COLLECTIONS)
+    if (Array.isArray(d[c])) for (const r of d[c] as unknown[]) if (typeof r === "object" && r) into.add(r);
+}
+
+function toSaved(project: Replayed): SavedProject {
+  const state: Record<string, unknown> = { project: project.state.header };
+  const fixtures: Record<string, unknown> = { project: project.fixtures.header };
+  for (const c of COLLECTIONS) {
+    state[c] = [...project.state.collections[c].values()];
+    fixtures[c] = project.fixtures.collections[c];
+  }
+  return { fixtures, state } as unknown as SavedProject;
+}
