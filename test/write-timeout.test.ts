@@ -12,7 +12,7 @@ import { defaultDocuments } from "./helpers/world.js";
  * for the cut is many timeouts long, so that only a server without the timeout fails it.
  */
 
-const WRITE_TIMEOUT_MS = 300;
+const WRITE_TIMEOUT_MS = 200;
 const KEYS = "X-App-Id: demo-app-id\r\nX-App-Token: demo-app-token\r\n";
 /** The demo project's cards, about 300 KB as JSON: a few dozen of them are more than the kernel's buffers hold. */
 const LARGE = "GET /__mock/projects/demo/vouchers HTTP/1.1\r\nHost: x\r\n\r\n";
