@@ -111,6 +111,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   const options = withDefaults(given);
   const logger = options.logger ?? silentLogger;
   const { registry, restored } = buildRegistry(options);
+  // The first save's failure is the start's error, said once by the caller; later ones are logged as they come.
+  let started = false;
   const stateWriter =
     options.stateFile === undefined
       ? undefined
@@ -119,7 +121,9 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
           snapshot: () => serializeState(registry),
           sync: options.stateSync,
           intervalMs: options.stateSaveIntervalMs,
-          onError: (error) => logger.error({ err: error, file: options.stateFile }, "state file not saved"),
+          onError: (error) => {
+            if (started) logger.error({ err: error, file: options.stateFile }, "state file not saved");
+          },
         });
   if (stateWriter && restored) {
     const ignored = given.documents !== undefined || given.fixturesDir !== undefined;
@@ -131,6 +135,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   }
   // A first save proves the folder writable now rather than at the first change.
   if (stateWriter && !restored) await firstSave(stateWriter);
+  started = true;
   const app = createApp({
     registry,
     logger,

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { LogLevel } from "./platform/logger.js";
 import type { StartOptions } from "./server.js";
 
@@ -26,8 +26,10 @@ type ValueAt<P> = P extends `${infer G extends Group}.${infer K}`
     : never;
 
 export interface Row<V> {
-  /** The environment variable (and .env line) that sets it. */
+  /** The setting's base name: its variable is this behind ENV_PREFIX (see variableOf). */
   readonly env: string;
+  /** The variable's name before 0.5.0, when it was not `env` (see formerVariableOf). */
+  readonly formerEnv?: string;
   /** The command-line flag that sets it, for the settings that have one. */
   readonly flag?: { readonly name: string; readonly short?: string; readonly value: string };
   /** One line for --help. */
@@ -42,7 +44,7 @@ export type SettingsTable = { readonly [P in OptionPath]?: Row<ValueAt<P>> };
 
 type Value<T, P extends keyof T> = T[P] extends { default: unknown } ? ValueAt<P> : ValueAt<P> | undefined;
 
-/** The settings by environment variable name, as readConfig returns them. */
+/** The settings by base name (PORT for LOYALTY_MOCK_PORT), as readConfig returns them. */
 export type TableConfig<T extends SettingsTable> = {
   -readonly [P in keyof T as T[P] extends { env: infer E extends string } ? E : never]: Value<T, P>;
 };
@@ -68,26 +70,91 @@ export function rowsOf(table: SettingsTable): [option: string, row: Row<unknown>
 }
 
 /**
- * Each row's value from its variable, an empty variable counting as unset; the problems name the variable, one
- * per problem, in the table's order.
+ * The one prefix of the server's variables, so that an application's own PORT, HOST or LOG_LEVEL (in its CI
+ * environment, say) never configures the mock. Every row's variable is derived here, rows added later included.
+ */
+export const ENV_PREFIX = "LOYALTY_MOCK_";
+
+/** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
+export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;
+
+/** The unprefixed name 0.4 read; still read when the prefixed one is unset, with a warning, until 0.6.0. */
+export const formerVariableOf = (row: Row<unknown>): string => row.formerEnv ?? row.env;
+
+/** What a row accepts, in words, for the one line that refuses a bad value. */
+function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
+  // A refinement's message is written to say what is accepted.
+  if (issue.code === "custom") return issue.message;
+  let schema: z.core.JSONSchema.BaseSchema;
+  try {
+    schema = z.toJSONSchema(row.schema, {
+      io: "input",
+      unrepresentable: "any",
+    }) as z.core.JSONSchema.BaseSchema;
+  } catch {
+    return issue.message;
+  }
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(", ")}`;
+  const { minimum: min, maximum: max } = schema;
+  if (schema.type === "integer" && min !== undefined)
+    return max === undefined || max >= Number.MAX_SAFE_INTEGER
+      ? `a whole number, ${min} or more`
+      : `a whole number from ${min} to ${max}`;
+  return issue.message;
+}
+
+/** The one line refusing a value: the flag or variable it came from, the value, and what is accepted. */
+export function problemOf(row: Row<unknown>, from: string, text: string, error: z.ZodError): string {
+  const issue = error.issues[0] as z.core.$ZodIssue;
+  return `Invalid value for ${from}: ${JSON.stringify(text)}; expected ${accepted(row, issue)}`;
+}
+
+/** Where a row's text was found: a flag, its variable, or its former name (deprecated). */
+interface Found {
+  text: string;
+  from: string;
+  former: boolean;
+}
+
+function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, string>): Found | undefined {
+  const given = (text: string | undefined) => text !== undefined && text !== "";
+  const flag = flags[row.env];
+  if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}`, former: false };
+  for (const [name, former] of [
+    [variableOf(row), false],
+    [formerVariableOf(row), true],
+  ] as const) {
+    const text = env[name];
+    if (given(text)) return { text: text as string, from: name, former };
+  }
+  return undefined;
+}
+
+/**
+ * Each row's value from its flag (by base name), else its variable, else its former name; empty counts as unset.
+ * Each problem is one line naming the flag or variable, the value and what is accepted; `former` names the
+ * deprecated variables that were read.
  */
 export function readRows(
   table: SettingsTable,
   env: NodeJS.ProcessEnv,
-): { config: Record<string, unknown>; problems: string[] } {
+  flags: Record<string, string> = {},
+): { config: Record<string, unknown>; problems: string[]; former: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
+  const former: string[] = [];
   for (const [, row] of rowsOf(table)) {
-    const text = env[row.env];
-    if (text === undefined || text === "") {
+    const found = find(row, env, flags);
+    if (found === undefined) {
       if (row.default !== undefined) config[row.env] = row.default;
       continue;
     }
-    const result = row.schema.safeParse(text);
+    if (found.former) former.push(`${found.from} is deprecated: set ${variableOf(row)} instead`);
+    const result = row.schema.safeParse(found.text);
     if (result.success) config[row.env] = result.data;
-    else problems.push(...result.error.issues.map((issue) => `${row.env}: ${issue.message}`));
+    else problems.push(problemOf(row, found.from, found.text, result.error));
   }
-  return { config, problems };
+  return { config, problems, former };
 }
 
 /** Options from values by variable name, a group's keys gathered into one object. */

@@ -30,22 +30,52 @@ describe("parseCommandLine", () => {
         STATE_FILE: "s.json",
         STATE_SYNC: "always",
         LOG_LEVEL: "debug",
-        MOCK_ADMIN_TOKEN: "sekrit",
+        ADMIN_TOKEN: "sekrit",
       },
     });
     expect(parseCommandLine([])).toEqual({ command: "serve", env: {} });
     expect(parseCommandLine(["-p", "0"])).toEqual({ command: "serve", env: { PORT: "0" } });
     expect(parseCommandLine(["--port", "1", "--help"])).toEqual({ command: "help" });
     expect(parseCommandLine(["--version"])).toEqual({ command: "version" });
+    expect(parseCommandLine(["--env-file", "ci.env", "-p", "0"])).toEqual({
+      command: "serve",
+      env: { PORT: "0" },
+      envFile: "ci.env",
+    });
+  });
+
+  it("wait: the health URL of --url, and --timeout in seconds (30 unless given)", () => {
+    expect(parseCommandLine(["wait", "--url", "http://127.0.0.1:3000/"])).toEqual({
+      command: "wait",
+      url: "http://127.0.0.1:3000/__mock/health",
+      timeoutSeconds: 30,
+    });
+    expect(
+      parseCommandLine(["wait", "--url", "http://[::1]:4000/__mock/health", "--timeout", "2.5"]),
+    ).toEqual({
+      command: "wait",
+      url: "http://[::1]:4000/__mock/health",
+      timeoutSeconds: 2.5,
+    });
   });
 
   const MISUSE: [string[], RegExp][] = [
     [["--prot", "3000"], /^Unknown option '--prot'/],
     [["--port"], /^Option '-p, --port <value>' argument missing/],
     [["serve"], /^Unexpected argument 'serve'/],
-    [["--port", "http"], /^Invalid value for --port: /],
+    [["--port", "http"], /^Invalid value for --port: "http"; expected a whole number from 0 to 65535$/],
+    [
+      ["--host", "notahost"],
+      /^Invalid value for --host: "notahost"; expected an IP address .* or localhost$/,
+    ],
     [["--state-sync", "sometimes"], /^Invalid value for --state-sync: /],
-    [["--log-level", "loud"], /^Invalid value for --log-level: /],
+    [["--log-level", "loud"], /^Invalid value for --log-level: "loud"; expected one of fatal, error, warn, /],
+    [["wait"], /^wait: --url <url> is required/],
+    [
+      ["wait", "--url", "localhost:3000"],
+      /^Invalid value for --url: "localhost:3000"; expected an http:\/\/ URL$/,
+    ],
+    [["wait", "--url", "http://x", "--timeout", "0"], /^Invalid value for --timeout: "0"; expected seconds/],
   ];
   for (const [args, message] of MISUSE)
     it(`refuses ${args.join(" ")}`, () => {
