@@ -78,7 +78,7 @@ export function usage(): string {
   );
   return [
     "Usage: loyalty-mock [options]",
-    "       loyalty-mock wait --url <url> [--timeout <seconds>]",
+    "       loyalty-mock wait (--url <url> | --log <file>) [--timeout <seconds>]",
     "",
     "A local stand-in for six operations of a loyalty and promotions service. It prints",
     "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
@@ -92,8 +92,9 @@ export function usage(): string {
     'Other settings come from the environment or --env-file only (README.md, "Settings"):',
     ...others,
     "",
-    "wait: exits 0 once <url>/__mock/health answers 200 (sending LOYALTY_MOCK_ADMIN_TOKEN when set),",
-    "1 after --timeout seconds (30) without it.",
+    "wait: exits 0 once <url>/__mock/health answers 200 (sending LOYALTY_MOCK_ADMIN_TOKEN when set), 1 after",
+    "--timeout seconds (30) without it. --log <file>: the server's stderr; waits for its address there, then for",
+    "its health, and prints the address.",
     "",
   ].join("\n");
 }

@@ -44,17 +44,15 @@ describe("parseCommandLine", () => {
     });
   });
 
-  it("wait: the health URL of --url, and --timeout in seconds (30 unless given)", () => {
+  it("wait: a server's --url or the --log its address is printed in, and --timeout in seconds (30)", () => {
     expect(parseCommandLine(["wait", "--url", "http://127.0.0.1:3000/"])).toEqual({
       command: "wait",
-      url: "http://127.0.0.1:3000/__mock/health",
+      url: "http://127.0.0.1:3000",
       timeoutSeconds: 30,
     });
-    expect(
-      parseCommandLine(["wait", "--url", "http://[::1]:4000/__mock/health", "--timeout", "2.5"]),
-    ).toEqual({
+    expect(parseCommandLine(["wait", "--log", "mock.err", "--timeout", "2.5"])).toEqual({
       command: "wait",
-      url: "http://[::1]:4000/__mock/health",
+      log: "mock.err",
       timeoutSeconds: 2.5,
     });
   });
@@ -70,7 +68,8 @@ describe("parseCommandLine", () => {
     ],
     [["--state-sync", "sometimes"], /^Invalid value for --state-sync: /],
     [["--log-level", "loud"], /^Invalid value for --log-level: "loud"; expected one of fatal, error, warn, /],
-    [["wait"], /^wait: --url <url> is required/],
+    [["wait"], /^wait: give --url <url> .* or --log <file>, not both$/],
+    [["wait", "--url", "http://x", "--log", "f"], /^wait: give --url <url> .* or --log <file>, not both$/],
     [
       ["wait", "--url", "localhost:3000"],
       /^Invalid value for --url: "localhost:3000"; expected an http:\/\/ URL$/,
