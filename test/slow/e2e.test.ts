@@ -100,7 +100,10 @@ describe("start-up failures say what is wrong", () => {
       join(dir, "bad.json"),
       JSON.stringify({ project: { id: "bad" }, locations: [{ id: "loc_x" }] }),
     );
-    const started = launch("node", ["dist/main.js"], { LOYALTY_MOCK_FIXTURES_DIR: dir, LOYALTY_MOCK_PORT: "0" });
+    const started = launch("node", ["dist/main.js"], {
+      LOYALTY_MOCK_FIXTURES_DIR: dir,
+      LOYALTY_MOCK_PORT: "0",
+    });
     expect((await started.exited).code).toBe(2);
     expect(started.stderr()).toMatch(
       /^loyalty-mock: Invalid value for LOYALTY_MOCK_FIXTURES_DIR: ".*"; .*bad\.json: \$\.locations\[0\]\.name: is required; see README "Fixtures"\n$/,

@@ -53,7 +53,9 @@ async function issue(base: string): Promise<string> {
 describe("graceful shutdown", () => {
   it("on SIGTERM stops accepting, finishes the request in flight, saves it and exits 0", async () => {
     const stateFile = join(dir, "graceful.json");
-    const { started, base, port } = await startProcess(stateFile, { LOYALTY_MOCK_STATE_SAVE_INTERVAL_MS: "600000" });
+    const { started, base, port } = await startProcess(stateFile, {
+      LOYALTY_MOCK_STATE_SAVE_INTERVAL_MS: "600000",
+    });
 
     // A request whose body is only half sent when the signal comes: it is in flight.
     let finishBody: () => void = () => undefined;
