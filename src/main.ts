@@ -23,7 +23,7 @@ async function serve(line: Serve): Promise<void> {
     // Variables already set win over the file, as with Node's own --env-file.
     const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
     const { logLevel, ...settings } = settingsOf(
-      readConfig(env, line.env, (warning) => say(`warning: ${warning}; the old names stop working in 0.6.0`)),
+      readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
     );
     options = settings;
     const logger = createLogger({ level: logLevel });

@@ -132,29 +132,36 @@ function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, s
 
 /**
  * Each row's value from its flag (by base name), else its variable, else its former name; empty counts as unset.
- * Each problem is one line naming the flag or variable, the value and what is accepted; `former` names the
- * deprecated variables that were read.
+ * Each problem is one line naming the flag or variable, the value and what is accepted; `warnings` name the
+ * deprecated variables that were read, and prefixed ones that set nothing (a typo would otherwise pass unseen;
+ * only warned of, so that a newer version's variable does not stop an older server).
  */
 export function readRows(
   table: SettingsTable,
   env: NodeJS.ProcessEnv,
   flags: Record<string, string> = {},
-): { config: Record<string, unknown>; problems: string[]; former: string[] } {
+): { config: Record<string, unknown>; problems: string[]; warnings: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
-  const former: string[] = [];
+  const warnings: string[] = [];
   for (const [, row] of rowsOf(table)) {
     const found = find(row, env, flags);
     if (found === undefined) {
       if (row.default !== undefined) config[row.env] = row.default;
       continue;
     }
-    if (found.former) former.push(`${found.from} is deprecated: set ${variableOf(row)} instead`);
+    if (found.former)
+      warnings.push(
+        `${found.from} is deprecated: set ${variableOf(row)} instead; the old names stop working in 0.6.0`,
+      );
     const result = row.schema.safeParse(found.text);
     if (result.success) config[row.env] = result.data;
     else problems.push(problemOf(row, found.from, found.text, result.error));
   }
-  return { config, problems, former };
+  const known = new Set(rowsOf(table).map(([, row]) => variableOf(row)));
+  for (const name of Object.keys(env))
+    if (name.startsWith(ENV_PREFIX) && !known.has(name)) warnings.push(`${name} is not a setting; ignored`);
+  return { config, problems, warnings };
 }
 
 /** Options from values by variable name, a group's keys gathered into one object. */

@@ -189,15 +189,15 @@ function timeoutsInOrder(config: Config): string | undefined {
 /**
  * Reads the settings from the flags (by base name) and the environment, an empty value counting as unset,
  * refusing bad values (every one, each on its line) rather than starting half-configured. Each deprecated
- * variable name that was read is passed to `warn`.
+ * variable name that was read, and each prefixed variable that is no setting, is passed to `warn`.
  */
 export function readConfig(
   env: NodeJS.ProcessEnv,
   flags: Record<string, string> = {},
   warn: (line: string) => void = () => undefined,
 ): Config {
-  const { config, problems, former } = readRows(SETTINGS, env, flags);
-  for (const line of former) warn(line);
+  const { config, problems, warnings } = readRows(SETTINGS, env, flags);
+  for (const line of warnings) warn(line);
   const problem = problems.length === 0 ? timeoutsInOrder(config as Config) : undefined;
   if (problem) problems.push(problem);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -30,9 +30,15 @@ describe("the settings' variables", () => {
     );
     expect(config).toMatchObject({ PORT: 4000, LOG_LEVEL: "warn", ADMIN_TOKEN: "t", HOST: "127.0.0.1" });
     expect(warnings).toEqual([
-      "LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead",
-      "MOCK_ADMIN_TOKEN is deprecated: set LOYALTY_MOCK_ADMIN_TOKEN instead",
+      "LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0.6.0",
+      "MOCK_ADMIN_TOKEN is deprecated: set LOYALTY_MOCK_ADMIN_TOKEN instead; the old names stop working in 0.6.0",
     ]);
+  });
+
+  it("a prefixed variable that is no setting is warned of, not refused", () => {
+    const warnings: string[] = [];
+    expect(readConfig({ LOYALTY_MOCK_PROT: "4000" }, {}, (line) => warnings.push(line)).PORT).toBe(3000);
+    expect(warnings).toEqual(["LOYALTY_MOCK_PROT is not a setting; ignored"]);
   });
 
   it("a flag beats both names", () => {

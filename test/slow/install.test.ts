@@ -109,7 +109,10 @@ describe("installed from the tarball into an application's folder", () => {
     await expect(stopsAnswering(url as string)).resolves.toBe(true);
     expect(run.stdout()).toBe("");
     // Once, and nothing else of ours (npm may add warnings of its own).
-    const ours = run.stderr().split("\n").filter((line) => line.startsWith("loyalty-mock"));
+    const ours = run
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("loyalty-mock"));
     expect(ours).toEqual([`loyalty-mock listening on ${url}`]);
   });
 
