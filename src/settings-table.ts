@@ -78,8 +78,23 @@ export const ENV_PREFIX = "LOYALTY_MOCK_";
 /** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
 export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;
 
-/** The unprefixed name 0.4 read; still read when the prefixed one is unset, with a warning, until 0.6.0. */
-export const formerVariableOf = (row: Row<unknown>): string => row.formerEnv ?? row.env;
+/**
+ * The variables 0.4 read, unprefixed. Only these are still read (when the prefixed one is unset, with a warning)
+ * until 0.6.0: a row added since has its prefixed name only, or an application's CORS_ORIGINS, say, would
+ * configure the mock again.
+ */
+const READ_BY_0_4 = new Set([
+  ...["HOST", "PORT", "FIXTURES_DIR", "LOG_LEVEL", "BODY_LIMIT_BYTES", "TOKEN_GRACE_SECONDS", "TOKEN_LIMIT"],
+  ...["V2_AUTH_MODE", "TRUST_PROXY", "MOCK_ADMIN_TOKEN", "JOURNAL_SIZE", "STATE_FILE", "STATE_SYNC"],
+  ...["STATE_SAVE_INTERVAL_MS", "HEADER_LIMIT_BYTES", "HEADERS_TIMEOUT_MS", "REQUEST_TIMEOUT_MS"],
+  ...["JSON_DEPTH_LIMIT", "STRING_LIMIT_CHARS", "METADATA_KEYS_LIMIT"],
+]);
+
+/** The deprecated unprefixed name of a row that 0.4 had, its `formerEnv` where that differs from `env`. */
+export function formerVariableOf(row: Row<unknown>): string | undefined {
+  const name = row.formerEnv ?? row.env;
+  return READ_BY_0_4.has(name) ? name : undefined;
+}
 
 /** What a row accepts, in words, for the one line that refuses a bad value. */
 function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
@@ -120,13 +135,11 @@ function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, s
   const given = (text: string | undefined) => text !== undefined && text !== "";
   const flag = flags[row.env];
   if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}`, former: false };
-  for (const [name, former] of [
-    [variableOf(row), false],
-    [formerVariableOf(row), true],
-  ] as const) {
-    const text = env[name];
-    if (given(text)) return { text: text as string, from: name, former };
-  }
+  const name = variableOf(row);
+  if (given(env[name])) return { text: env[name] as string, from: name, former: false };
+  const former = formerVariableOf(row);
+  if (former !== undefined && given(env[former]))
+    return { text: env[former] as string, from: former, former: true };
   return undefined;
 }
 

@@ -2,13 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { readEnvFile } from "../src/env-file.js";
 import { StateFileError } from "../src/persistence/state-file.js";
 import { FixtureError } from "../src/platform/fixtures.js";
-import { ConfigError, readConfig } from "../src/settings.js";
+import { ConfigError, readConfig, SETTINGS } from "../src/settings.js";
+import { formerVariableOf, type Row, rowsOf, variableOf } from "../src/settings-table.js";
 import { startFailure } from "../src/start-errors.js";
 
 /** Prefixed names, the deprecated unprefixed ones, --env-file, and the one line that refuses each bad value. */
+
+const SETTINGS_ROWS = rowsOf(SETTINGS).map(([, row]) => row);
 
 function problems(env: NodeJS.ProcessEnv): readonly string[] {
   try {
@@ -39,6 +43,13 @@ describe("the settings' variables", () => {
     const warnings: string[] = [];
     expect(readConfig({ LOYALTY_MOCK_PROT: "4000" }, {}, (line) => warnings.push(line)).PORT).toBe(3000);
     expect(warnings).toEqual(["LOYALTY_MOCK_PROT is not a setting; ignored"]);
+  });
+
+  it("only the names 0.4 read have an unprefixed fallback; every row has its prefixed name", () => {
+    expect(SETTINGS_ROWS.map(formerVariableOf).filter(Boolean)).toHaveLength(20);
+    const added: Row<unknown> = { env: "CORS_ORIGINS", help: "", schema: z.string() };
+    expect(variableOf(added)).toBe("LOYALTY_MOCK_CORS_ORIGINS");
+    expect(formerVariableOf(added)).toBeUndefined();
   });
 
   it("a flag beats both names", () => {
