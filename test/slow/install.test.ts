@@ -49,7 +49,8 @@ const sh = (cwd: string, command: string, args: string[], timeout = 120_000) =>
     timeout,
   });
 
-describe("installed from the tarball into an application's folder", () => {
+// npm, tsc over every declaration file (skipLibCheck false) and vitest take 10-40 s each on a busy 2-core machine.
+describe("installed from the tarball into an application's folder", { timeout: 180_000 }, () => {
   let dir: string;
   let app: string;
   const started: Started[] = [];
