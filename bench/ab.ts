@@ -7,7 +7,7 @@ import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
 import { othersCpu, waitForQuiet } from "./quiet.js";
 import { type Scenario, scenarios } from "./scenarios.js";
-import { ROOT, type RunningTarget, startProcess } from "./targets.js";
+import { BENCH_SETTINGS, ROOT, type RunningTarget, serverSettings, startProcess } from "./targets.js";
 
 /**
  * Paired A/B runs of our server: the same operations measured on several builds or configurations of it (the
@@ -121,13 +121,7 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
         await startProcess({
           script: variant.script,
           // As `npm run bench` runs ours: defaults, logging on (to a file), the token cap raised.
-          env: {
-            FIXTURES_DIR: fixtures,
-            LOG_LEVEL: "info",
-            TOKEN_LIMIT: "100000000",
-            RATE_LIMIT_PER_MINUTE: "1000000000",
-            ...variant.env,
-          },
+          env: { ...serverSettings({ FIXTURES_DIR: fixtures, ...BENCH_SETTINGS }), ...variant.env },
           logFile: join(tmp, `server-${i}.log`),
           probe: (url) => ok(`${url}${locationPath}`, { headers: BENCH_KEYS }),
         }),

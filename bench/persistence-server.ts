@@ -6,7 +6,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { residentMiB } from "./targets.js";
+import { residentMiB, serverSettings } from "./targets.js";
 
 /** The issue's targets on the real server (`node dist/main.js`) with STATE_FILE and STATE_SYNC=always. */
 export interface ServerResult {
@@ -46,11 +46,8 @@ async function start(env: Record<string, string>): Promise<Child> {
     // The server runs with Node's default heap, as users run it, whatever this process was given.
     env: {
       ...process.env,
-      ...env,
+      ...serverSettings({ ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" }),
       NODE_OPTIONS: "",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -8,7 +8,7 @@ import {
   writeBenchFixtures,
 } from "./fixtures.js";
 import { median } from "./measure.js";
-import { residentMiB, startProcess } from "./targets.js";
+import { BENCH_SETTINGS, residentMiB, serverSettings, startProcess } from "./targets.js";
 
 export interface ScaleResult {
   cards: number;
@@ -71,8 +71,8 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
   writeBenchFixtures(dir, { cards, smallCards: 1000, tierStructures: 1, incentives: 1 });
   const server = await startProcess({
     script: "dist/main.js",
-    // The limit raised, as `npm run bench` raises it: the run sends thousands of calls a minute to one project.
-    env: { FIXTURES_DIR: dir, LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "1000000000" },
+    // The limits raised, as `npm run bench` raises them: the run sends thousands of calls a minute to one project.
+    env: serverSettings({ FIXTURES_DIR: dir, ...BENCH_SETTINGS }),
     logFile: join(dir, "server.log"),
     probe: (url) => ok(`${url}/v1/locations/${BENCH_LOCATION}`, BENCH_KEYS),
     timeoutMs: 180_000,
@@ -105,7 +105,7 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
   for (let i = 0; i < 3; i++) {
     const started = await startProcess({
       script: "dist/main.js",
-      env: { LOG_LEVEL: "info" },
+      env: serverSettings({ LOG_LEVEL: "info" }),
       probe: (url) =>
         ok(`${url}/v1/locations/loc_demo_circle`, {
           "X-App-Id": "demo-app-id",

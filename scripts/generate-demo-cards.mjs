@@ -102,7 +102,7 @@ const demoNotYetValidCards = [
   loyaltyCard(demoLoyalty, {
     id,
     code,
-    start_date: "2027-01-01T00:00:00.000Z",
+    start_date: "2727-01-01T00:00:00.000Z",
     created_at: CARDS_CREATED_AT,
   }),
 );
@@ -211,7 +211,7 @@ console.log(
 );
 console.log(`first unpublished cards (camp_demo_loyalty): ${codes(demoGenerated.slice(0, 3))}`);
 console.log(`inactive: ${codes(demoInactiveCards)}`);
-console.log(`not valid before 2027-01-01: ${codes(demoNotYetValidCards)}`);
+console.log(`not valid before 2727-01-01: ${codes(demoNotYetValidCards)}`);
 console.log(`expired on 2025-12-31: ${codes(demoExpiredCards)}`);
 for (const card of demoPublishedCards) console.log(`published: ${card.code} held by ${card.holder_id}`);
 console.log(`other project's first card (camp_other_loyalty): ${other[0].code}`);

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SETTINGS } from "./settings.js";
-import { type Row, rowsOf } from "./settings-table.js";
+import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
+import { UsageError } from "./usage-error.js";
+import { parseWait, type WaitCommand } from "./wait.js";
 
 /**
- * The command line of the `loyalty-mock` bin. Each flag sets one setting of the environment (README "Settings"),
- * so a flag beats the environment variable, which beats `.env`. The flags are the settings table's rows that
- * have one.
+ * The command line of the `loyalty-mock` bin. Each flag sets one setting (README "Settings"), so a flag beats
+ * the environment variable, which beats the `--env-file`. The flags are the settings table's rows that have one.
  */
 type Flagged = Row<unknown> & { flag: NonNullable<Row<unknown>["flag"]> };
 const FLAGGED: Flagged[] = rowsOf(SETTINGS).flatMap(([, row]) =>
@@ -16,15 +17,14 @@ const FLAGGED: Flagged[] = rowsOf(SETTINGS).flatMap(([, row]) =>
 export type CommandLine =
   | { command: "help" }
   | { command: "version" }
-  /** `env`: the settings the flags give, by variable name, to lay over the environment. */
-  | { command: "serve"; env: Record<string, string> };
+  | WaitCommand
+  /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
+  | { command: "serve"; env: Record<string, string>; envFile?: string };
 
-/** Wrong use of the command line; the bin prints the message and exits with status 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError };
 
 export function parseCommandLine(args: readonly string[]): CommandLine {
+  if (args[0] === "wait") return parseWait(args.slice(1));
   const options = Object.fromEntries(
     FLAGGED.map(({ flag }) => [
       flag.name,
@@ -35,7 +35,12 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
+      options: {
+        ...options,
+        "env-file": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -51,11 +56,11 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     if (typeof value !== "string") continue;
     // Checked here as well as with the rest of the settings, so the message names the flag the user typed.
     const check = row.schema.safeParse(value);
-    if (!check.success)
-      throw new UsageError(`Invalid value for --${row.flag.name}: ${check.error.issues[0]?.message}`);
+    if (!check.success) throw new UsageError(problemOf(row, `--${row.flag.name}`, value, check.error));
     env[row.env] = value;
   }
-  return { command: "serve", env };
+  const envFile = values["env-file"];
+  return { command: "serve", env, ...(typeof envFile === "string" && { envFile }) };
 }
 
 /** A row's help line, with its default where it has one. */
@@ -64,25 +69,32 @@ const helpOf = (row: Row<unknown>) => (row.default === undefined ? row.help : `$
 function flagLine(row: Flagged): string {
   const { name, short, value } = row.flag;
   const shortName = short === undefined ? "    " : `-${short}, `;
-  return `  ${`${shortName}--${name} ${value}`.padEnd(30)} ${helpOf(row)} [${row.env}]`;
+  return `  ${`${shortName}--${name} ${value}`.padEnd(30)} ${helpOf(row)} [${variableOf(row)}]`;
 }
 
 export function usage(): string {
   const others = rowsOf(SETTINGS).flatMap(([, row]) =>
-    row.flag ? [] : [`  ${row.env.padEnd(30)} ${helpOf(row)}`],
+    row.flag ? [] : [`  ${variableOf(row).padEnd(38)} ${helpOf(row)}`],
   );
   return [
     "Usage: loyalty-mock [options]",
+    "       loyalty-mock wait (--url <url> | --log <file>) [--timeout <seconds>]",
     "",
-    "A local stand-in for six operations of a loyalty and promotions service.",
+    "A local stand-in for six operations of a loyalty and promotions service. It prints",
+    "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
     "",
-    "Options (each overrides its environment variable, shown in brackets, which overrides .env):",
+    "Options (each overrides its environment variable, shown in brackets, which overrides --env-file):",
     ...FLAGGED.map(flagLine),
+    `  ${"    --env-file <file>".padEnd(30)} read settings from this file (no .env is read unless named)`,
     `  ${"-h, --help".padEnd(30)} show this help`,
     `  ${"    --version".padEnd(30)} print the version`,
     "",
-    'Other settings come from the environment or .env only (README.md, "Settings"):',
+    'Other settings come from the environment or --env-file only (README.md, "Settings"):',
     ...others,
+    "",
+    "wait: exits 0 once <url>/__mock/health answers 200 (sending LOYALTY_MOCK_ADMIN_TOKEN when set), 1 after",
+    "--timeout seconds (30) without it. --log <file>: the server's stderr; waits for its address there, then for",
+    "its health, and prints the address.",
     "",
   ].join("\n");
 }

@@ -1,26 +1,52 @@
 #!/usr/bin/env node
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
+import { readEnvFile } from "./env-file.js";
 import { createLogger } from "./platform/logger.js";
-import { startServer } from "./server.js";
-import { loadDotEnv, readConfig, settingsOf } from "./settings.js";
+import { type StartOptions, startServer } from "./server.js";
+import { readConfig, settingsOf } from "./settings.js";
+import { startFailure } from "./start-errors.js";
+import { runWait } from "./wait.js";
+
+type Serve = Extract<CommandLine, { command: "serve" }>;
+
+const say = (line: string) => process.stderr.write(`loyalty-mock: ${line}\n`);
 
 /**
- * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and .env (in that order of
- * precedence), the projects loaded (from the state file when there is one), the server listening; SIGINT and
- * SIGTERM stop it cleanly: no new connections, in-flight requests finished, state saved, exit 0. A bad setting, a
- * broken fixture or an unusable state file stops the start with a message saying where.
+ * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and the --env-file (in that
+ * order of precedence), the projects loaded (from the state file when there is one), the server listening, and
+ * its address on stderr; SIGINT and SIGTERM stop it cleanly: no new connections, in-flight requests finished,
+ * state saved, exit 0. What stops the start is said in one line per problem (start-errors.ts).
  */
-async function serve(flags: Record<string, string>): Promise<void> {
-  loadDotEnv();
-  const { logLevel, ...options } = settingsOf(readConfig({ ...process.env, ...flags }));
-  const logger = createLogger({ level: logLevel });
-  const running = await startServer({ ...options, logger });
-  const projects = running.registry.list().map((project) => project.id);
-  logger.info(
-    { url: running.url, projects, stateFile: options.stateFile },
-    `loyalty-mock listening on ${running.url}`,
-  );
+async function serve(line: Serve): Promise<void> {
+  let options: StartOptions = {};
+  try {
+    // Variables already set win over the file, as with Node's own --env-file.
+    const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
+    const { logLevel, ...settings } = settingsOf(
+      readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
+    );
+    options = settings;
+    const logger = createLogger({ level: logLevel });
+    const running = await startServer({ ...settings, logger });
+    // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
+    process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    const projects = running.registry.list().map((project) => project.id);
+    logger.info(
+      { url: running.url, projects, stateFile: settings.stateFile },
+      `loyalty-mock listening on ${running.url}`,
+    );
+    stopOnSignals(running, logger);
+  } catch (error) {
+    const failure = startFailure(error, options);
+    for (const text of failure.lines) say(text);
+    process.exit(failure.status);
+  }
+}
 
+function stopOnSignals(
+  running: Awaited<ReturnType<typeof startServer>>,
+  logger: ReturnType<typeof createLogger>,
+): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -55,9 +81,5 @@ function commandLine(): CommandLine {
 const line = commandLine();
 if (line.command === "help") process.stdout.write(usage());
 else if (line.command === "version") process.stdout.write(`${version()}\n`);
-else
-  serve(line.env).catch((error: unknown) => {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    process.stderr.write(`loyalty-mock could not start. ${message}\n`);
-    process.exit(1);
-  });
+else if (line.command === "wait") runWait(line, process.env).then((status) => process.exit(status));
+else void serve(line);

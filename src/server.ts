@@ -128,6 +128,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   const { registry, saved } = buildRegistry(options);
   const restored = saved !== undefined;
   const { stateFile } = options;
+  // The first save's failure is the start's error, said once by the caller; later ones are logged as they come.
+  let started = false;
   const stateStore =
     stateFile === undefined
       ? undefined
@@ -139,7 +141,9 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
           sync: options.stateSync,
           intervalMs: options.stateSaveIntervalMs,
           compactBytes: options.stateCompactBytes,
-          onError: (error) => logger.error({ err: error, file: stateFile }, "state file not saved"),
+          onError: (error) => {
+            if (started) logger.error({ err: error, file: stateFile }, "state file not saved");
+          },
         });
   const stateWriter = stateStore?.writer;
   if (stateWriter && restored) {
@@ -153,6 +157,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   // Opening the log (and, for a new or version-1 state, the first snapshot) proves the folder writable now.
   if (stateStore)
     await startStore(stateStore, saved?.version === 2 ? { replayedBytes: saved.logBytes } : undefined);
+  started = true;
   const app = createApp({
     registry,
     logger,

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { LogLevel } from "./platform/logger.js";
 import type { StartOptions } from "./server.js";
 
@@ -26,8 +26,10 @@ type ValueAt<P> = P extends `${infer G extends Group}.${infer K}`
     : never;
 
 export interface Row<V> {
-  /** The environment variable (and .env line) that sets it. */
+  /** The setting's base name: its variable is this behind ENV_PREFIX (see variableOf). */
   readonly env: string;
+  /** The variable's name before 0.5.0, when it was not `env` (see formerVariableOf). */
+  readonly formerEnv?: string;
   /** The command-line flag that sets it, for the settings that have one. */
   readonly flag?: { readonly name: string; readonly short?: string; readonly value: string };
   /** One line for --help. */
@@ -42,7 +44,7 @@ export type SettingsTable = { readonly [P in OptionPath]?: Row<ValueAt<P>> };
 
 type Value<T, P extends keyof T> = T[P] extends { default: unknown } ? ValueAt<P> : ValueAt<P> | undefined;
 
-/** The settings by environment variable name, as readConfig returns them. */
+/** The settings by base name (PORT for LOYALTY_MOCK_PORT), as readConfig returns them. */
 export type TableConfig<T extends SettingsTable> = {
   -readonly [P in keyof T as T[P] extends { env: infer E extends string } ? E : never]: Value<T, P>;
 };
@@ -68,26 +70,111 @@ export function rowsOf(table: SettingsTable): [option: string, row: Row<unknown>
 }
 
 /**
- * Each row's value from its variable, an empty variable counting as unset; the problems name the variable, one
- * per problem, in the table's order.
+ * The one prefix of the server's variables, so that an application's own PORT, HOST or LOG_LEVEL (in its CI
+ * environment, say) never configures the mock. Every row's variable is derived here, rows added later included.
+ */
+export const ENV_PREFIX = "LOYALTY_MOCK_";
+
+/** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
+export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;
+
+/**
+ * The variables 0.4 read, unprefixed. Only these are still read (when the prefixed one is unset, with a warning)
+ * until 0.6.0: a row added since has its prefixed name only, or an application's CORS_ORIGINS, say, would
+ * configure the mock again.
+ */
+const READ_BY_0_4 = new Set([
+  ...["HOST", "PORT", "FIXTURES_DIR", "LOG_LEVEL", "BODY_LIMIT_BYTES", "TOKEN_GRACE_SECONDS", "TOKEN_LIMIT"],
+  ...["V2_AUTH_MODE", "TRUST_PROXY", "MOCK_ADMIN_TOKEN", "JOURNAL_SIZE", "STATE_FILE", "STATE_SYNC"],
+  ...["STATE_SAVE_INTERVAL_MS", "HEADER_LIMIT_BYTES", "HEADERS_TIMEOUT_MS", "REQUEST_TIMEOUT_MS"],
+  ...["JSON_DEPTH_LIMIT", "STRING_LIMIT_CHARS", "METADATA_KEYS_LIMIT"],
+]);
+
+/** The deprecated unprefixed name of a row that 0.4 had, its `formerEnv` where that differs from `env`. */
+export function formerVariableOf(row: Row<unknown>): string | undefined {
+  const name = row.formerEnv ?? row.env;
+  return READ_BY_0_4.has(name) ? name : undefined;
+}
+
+/** What a row accepts, in words, for the one line that refuses a bad value. */
+function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
+  // A refinement's message is written to say what is accepted.
+  if (issue.code === "custom") return issue.message;
+  let schema: z.core.JSONSchema.BaseSchema;
+  try {
+    schema = z.toJSONSchema(row.schema, {
+      io: "input",
+      unrepresentable: "any",
+    }) as z.core.JSONSchema.BaseSchema;
+  } catch {
+    return issue.message;
+  }
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(", ")}`;
+  const { minimum: min, maximum: max } = schema;
+  if (schema.type === "integer" && min !== undefined)
+    return max === undefined || max >= Number.MAX_SAFE_INTEGER
+      ? `a whole number, ${min} or more`
+      : `a whole number from ${min} to ${max}`;
+  return issue.message;
+}
+
+/** The one line refusing a value: the flag or variable it came from, the value, and what is accepted. */
+export function problemOf(row: Row<unknown>, from: string, text: string, error: z.ZodError): string {
+  const issue = error.issues[0] as z.core.$ZodIssue;
+  return `Invalid value for ${from}: ${JSON.stringify(text)}; expected ${accepted(row, issue)}`;
+}
+
+/** Where a row's text was found: a flag, its variable, or its former name (deprecated). */
+interface Found {
+  text: string;
+  from: string;
+  former: boolean;
+}
+
+function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, string>): Found | undefined {
+  const given = (text: string | undefined) => text !== undefined && text !== "";
+  const flag = flags[row.env];
+  if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}`, former: false };
+  const name = variableOf(row);
+  if (given(env[name])) return { text: env[name] as string, from: name, former: false };
+  const former = formerVariableOf(row);
+  if (former !== undefined && given(env[former]))
+    return { text: env[former] as string, from: former, former: true };
+  return undefined;
+}
+
+/**
+ * Each row's value from its flag (by base name), else its variable, else its former name; empty counts as unset.
+ * Each problem is one line naming the flag or variable, the value and what is accepted; `warnings` name the
+ * deprecated variables that were read, and prefixed ones that set nothing (a typo would otherwise pass unseen;
+ * only warned of, so that a newer version's variable does not stop an older server).
  */
 export function readRows(
   table: SettingsTable,
   env: NodeJS.ProcessEnv,
-): { config: Record<string, unknown>; problems: string[] } {
+  flags: Record<string, string> = {},
+): { config: Record<string, unknown>; problems: string[]; warnings: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
+  const warnings: string[] = [];
   for (const [, row] of rowsOf(table)) {
-    const text = env[row.env];
-    if (text === undefined || text === "") {
+    const found = find(row, env, flags);
+    if (found === undefined) {
       if (row.default !== undefined) config[row.env] = row.default;
       continue;
     }
-    const result = row.schema.safeParse(text);
+    if (found.former)
+      warnings.push(
+        `${found.from} is deprecated: set ${variableOf(row)} instead; the old names stop working in 0.6.0`,
+      );
+    const result = row.schema.safeParse(found.text);
     if (result.success) config[row.env] = result.data;
-    else problems.push(...result.error.issues.map((issue) => `${row.env}: ${issue.message}`));
+    else problems.push(problemOf(row, found.from, found.text, result.error));
   }
-  return { config, problems };
+  const known = new Set(rowsOf(table).map(([, row]) => variableOf(row)));
+  for (const name of Object.keys(env))
+    if (name.startsWith(ENV_PREFIX) && !known.has(name)) warnings.push(`${name} is not a setting; ignored`);
+  return { config, problems, warnings };
 }
 
 /** Options from values by variable name, a group's keys gathered into one object. */

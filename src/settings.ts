@@ -1,15 +1,16 @@
-import { existsSync } from "node:fs";
 import { z } from "zod";
-import { CAP_VARIABLES, MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
+import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
 import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
 import { deepFreeze } from "./platform/deep-freeze.js";
 import type { LogLevel } from "./platform/logger.js";
+import { corsOrigins, host, int, trustProxy } from "./setting-schemas.js";
 import {
   optionsFrom,
   readRows,
   type SettingsTable,
   type TableConfig,
   type TableSettings,
+  variableOf,
 } from "./settings-table.js";
 
 const LOG_LEVELS = [
@@ -21,30 +22,6 @@ const LOG_LEVELS = [
   "trace",
   "silent",
 ] as const satisfies LogLevel[];
-
-/** "true"/"false", a hop count, or Express's own names and address lists ("loopback", "10.0.0.0/8"). */
-const trustProxy = z.string().transform((value): boolean | number | string => {
-  if (value === "true") return true;
-  if (value === "false" || value === "") return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
-});
-
-/** `*` (any origin, the default, as the real API), or origins separated by commas: `https://app.example.com`. */
-const corsOrigins = z
-  .string()
-  .transform((value) => value.split(",").map((part) => part.trim()))
-  .pipe(
-    z.union([
-      z.tuple([z.literal("*")]).transform((): "*" => "*"),
-      z.array(
-        z.string().regex(/^https?:\/\/[^/\s]+$/, {
-          message: 'each origin must be like https://app.example.com, or "*"',
-        }),
-      ),
-    ]),
-  );
-
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /**
  * Every setting of the server, one row each, keyed by the startServer option it fills: its environment variable,
@@ -58,7 +35,7 @@ export const SETTINGS = {
     env: "HOST",
     flag: { name: "host", value: "<address>" },
     help: "address to listen on",
-    schema: z.string().min(1),
+    schema: host,
     default: "127.0.0.1",
   },
   port: {
@@ -130,7 +107,8 @@ export const SETTINGS = {
     default: "*",
   },
   adminToken: {
-    env: "MOCK_ADMIN_TOKEN",
+    env: "ADMIN_TOKEN",
+    formerEnv: "MOCK_ADMIN_TOKEN",
     flag: { name: "admin-token", value: "<token>" },
     help: "require this token (X-Mock-Admin-Token) on control API calls",
     schema: z.string().min(1),
@@ -212,64 +190,77 @@ export const SETTINGS = {
   },
   // Caps (README "Security and limits"): past each, the call that would add one more is 409 limit_exceeded.
   "caps.projects": {
-    env: CAP_VARIABLES.projects,
+    env: "PROJECT_LIMIT",
     help: "most projects of the server (control API creations); 409 past it",
     schema: int(1, 1_000_000),
     default: 1000,
   },
   "caps.keysPerProject": {
-    env: CAP_VARIABLES.keysPerProject,
+    env: "KEY_LIMIT",
     help: "most API keys per project; 409 past it",
     schema: int(1, 1_000_000),
     default: 1000,
   },
   "caps.faultsPerProject": {
-    env: CAP_VARIABLES.faultsPerProject,
+    env: "FAULT_LIMIT",
     help: "most fault rules per project; 409 past it",
     schema: int(1, 1_000_000),
     default: 1000,
   },
   // Generous enough for the soak (a reset every 20 000 requests) and any test; a load test may raise them.
   "caps.eventsPerProject": {
-    env: CAP_VARIABLES.eventsPerProject,
+    env: "EVENT_LIMIT",
     help: "most custom events a project keeps; POST /v1/events is 409 past it",
     schema: int(1, 100_000_000),
     default: 100_000,
   },
   "caps.membersPerProject": {
-    env: CAP_VARIABLES.membersPerProject,
+    env: "MEMBER_LIMIT",
     help: "most card assignments (publications) a project keeps; POST .../members is 409 past it",
     schema: int(1, 100_000_000),
     default: 100_000,
   },
 } as const satisfies SettingsTable;
 
-/** The settings by environment variable name, as read and checked. */
+/** The settings by base name (PORT for LOYALTY_MOCK_PORT), as read and checked. */
 export type Config = TableConfig<typeof SETTINGS>;
 /** The settings by option, grouped as startServer takes them. */
 export type Settings = TableSettings<typeof SETTINGS>;
 
+/** Settings that cannot be used; `problems` has one line for each, naming the variable, value and what is accepted. */
 export class ConfigError extends Error {
   override name = "ConfigError";
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
 }
 
 /** Node refuses a server whose head timeout is longer than its request timeout. */
 function timeoutsInOrder(config: Config): string | undefined {
-  const head = SETTINGS["connectionLimits.headersTimeoutMs"].env;
-  const whole = SETTINGS["connectionLimits.requestTimeoutMs"].env;
-  if (config[head] <= config[whole]) return undefined;
-  return `${head}: must not be longer than ${whole}`;
+  const head = SETTINGS["connectionLimits.headersTimeoutMs"];
+  const whole = SETTINGS["connectionLimits.requestTimeoutMs"];
+  if (config[head.env] <= config[whole.env]) return undefined;
+  return `Invalid value for ${variableOf(head)}: "${config[head.env]}"; must not be longer than ${variableOf(whole)} (${config[whole.env]})`;
 }
 
 /**
- * Reads the settings from environment variables, an empty one counting as unset, refusing a bad value with the
- * variable's name rather than starting half-configured.
+ * Reads the settings from the flags (by base name) and the environment, an empty value counting as unset,
+ * refusing bad values (every one, each on its line) rather than starting half-configured. Each deprecated
+ * variable name that was read, and each prefixed variable that is no setting, is passed to `warn`.
  */
-export function readConfig(env: NodeJS.ProcessEnv): Config {
-  const { config, problems } = readRows(SETTINGS, env);
-  if (problems.length > 0) throw new ConfigError(`Invalid settings: ${problems.join("; ")}`);
-  const problem = timeoutsInOrder(config as Config);
-  if (problem) throw new ConfigError(`Invalid settings: ${problem}`);
+export function readConfig(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string> = {},
+  warn: (line: string) => void = () => undefined,
+): Config {
+  const { config, problems, warnings } = readRows(SETTINGS, env, flags);
+  for (const line of warnings) warn(line);
+  const problem = problems.length === 0 ? timeoutsInOrder(config as Config) : undefined;
+  if (problem) problems.push(problem);
+  if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;
 }
 
@@ -287,8 +278,3 @@ export const DEFAULTS = deepFreeze({
   /** Longest close() waits for in-flight requests before cutting their connections. */
   drainTimeoutMs: 10_000,
 });
-
-/** Loads `.env` from the working directory when there is one; variables already set win over the file. */
-export function loadDotEnv(file = ".env"): void {
-  if (existsSync(file)) process.loadEnvFile(file);
-}

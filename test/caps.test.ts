@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CAP_VARIABLES } from "../src/domain/projects/settings.js";
 import { startServer } from "../src/server.js";
-import { DEFAULTS } from "../src/settings.js";
+import { DEFAULTS, SETTINGS } from "../src/settings.js";
+import { variableOf } from "../src/settings-table.js";
 import { control } from "./helpers/control.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, defaultDocuments, storeSnapshot, type World } from "./helpers/world.js";
@@ -10,6 +12,13 @@ import { buildWorld, DEMO_KEYS, defaultDocuments, storeSnapshot, type World } fr
  * up to the cap the call succeeds; past it, 409 limit_exceeded whose details name the variable, and nothing
  * changes. Small caps here; the defaults are checked to stay out of the way of everything else.
  */
+
+describe("the variable a refusal names", () => {
+  it("is the one the settings table reads for that cap", () => {
+    for (const cap of Object.keys(CAP_VARIABLES) as (keyof typeof CAP_VARIABLES)[])
+      expect(variableOf(SETTINGS[`caps.${cap}`])).toBe(CAP_VARIABLES[cap]);
+  });
+});
 
 function capped(caps: Partial<typeof DEFAULTS.caps>): World {
   return buildWorld({ defaults: { caps } });
@@ -36,7 +45,7 @@ describe("PROJECT_LIMIT: projects of the server", () => {
     const world = capped({ projects: 3 });
     expect((await newProject(world)).status).toBe(201);
     const refused = await newProject(world);
-    expectCap(refused, 3, "PROJECT_LIMIT", "projects");
+    expectCap(refused, 3, "LOYALTY_MOCK_PROJECT_LIMIT", "projects");
     expect(refused.body.details).toMatch(/^The server already holds/);
     expect(world.registry.list()).toHaveLength(3);
     const posted = await control(world.app, {
@@ -44,7 +53,7 @@ describe("PROJECT_LIMIT: projects of the server", () => {
       path: "/__mock/projects",
       body: { project: { id: "posted" } },
     });
-    expectCap(posted, 3, "PROJECT_LIMIT", "projects");
+    expectCap(posted, 3, "LOYALTY_MOCK_PROJECT_LIMIT", "projects");
     expect((await control(world.app, { method: "DELETE", path: "/__mock/projects/other" })).status).toBe(200);
     expect((await newProject(world)).status).toBe(201);
   });
@@ -55,7 +64,7 @@ describe("PROJECT_LIMIT: projects of the server", () => {
     expectCap(
       await control(world.app, { method: "POST", path: "/__mock/projects", body }),
       2,
-      "PROJECT_LIMIT",
+      "LOYALTY_MOCK_PROJECT_LIMIT",
       "projects",
     );
     expect(world.registry.projectForAppId("wanted-id")).toBeUndefined();
@@ -69,7 +78,7 @@ describe("KEY_LIMIT: API keys per project", () => {
     const path = "/__mock/projects/demo/keys";
     expect((await control(world.app, { method: "POST", path, body: { app_id: "third" } })).status).toBe(201);
     const refused = await control(world.app, { method: "POST", path, body: { app_id: "fourth" } });
-    expectCap(refused, 3, "KEY_LIMIT", "API keys");
+    expectCap(refused, 3, "LOYALTY_MOCK_KEY_LIMIT", "API keys");
     expect(refused.body.details).toMatch(/^Project demo already holds/);
     expect(world.registry.projectForAppId("fourth")).toBeUndefined();
     const listed = await control(world.app, { method: "GET", path });
@@ -98,7 +107,7 @@ describe("FAULT_LIMIT: fault rules per project", () => {
     expectCap(
       await control(world.app, { method: "POST", path, body: rule(500) }),
       2,
-      "FAULT_LIMIT",
+      "LOYALTY_MOCK_FAULT_LIMIT",
       "fault rules",
     );
     expect((await control(world.app, { method: "GET", path })).body.faults).toHaveLength(2);
@@ -125,7 +134,7 @@ describe("EVENT_LIMIT: custom events a project keeps", () => {
     expect((await track(world, "two@example.com")).status).toBe(200);
     const before = storeSnapshot(world.demo);
     const refused = await track(world, "three@example.com");
-    expectCap(refused, 2, "EVENT_LIMIT", "custom events");
+    expectCap(refused, 2, "LOYALTY_MOCK_EVENT_LIMIT", "custom events");
     expect(storeSnapshot(world.demo)).toBe(before);
     expect(world.demo.customers.list().some((c) => c.source_id === "three@example.com")).toBe(false);
   });
@@ -159,7 +168,7 @@ describe("MEMBER_LIMIT: card assignments a project keeps", () => {
     expect((await join(world, "first@example.com")).status).toBe(200);
     const before = storeSnapshot(world.demo);
     const refused = await join(world, "second@example.com");
-    expectCap(refused, fixtures + 1, "MEMBER_LIMIT", "card assignments");
+    expectCap(refused, fixtures + 1, "LOYALTY_MOCK_MEMBER_LIMIT", "card assignments");
     expect(storeSnapshot(world.demo)).toBe(before);
   });
 });
@@ -184,7 +193,7 @@ describe("startServer's caps option", () => {
       expect(refused.status).toBe(409);
       expect(await refused.json()).toMatchObject({
         key: "limit_exceeded",
-        details: expect.stringContaining("EVENT_LIMIT"),
+        details: expect.stringContaining("LOYALTY_MOCK_EVENT_LIMIT"),
       });
     } finally {
       await server.close();

@@ -79,9 +79,10 @@ describe("the admin token (MOCK_ADMIN_TOKEN)", () => {
     expect((await control(app, { method: "GET", path: "/__mock/health" })).status).toBe(200);
   });
 
-  it("is read from MOCK_ADMIN_TOKEN and kept out of the logs", () => {
-    expect(readConfig({ MOCK_ADMIN_TOKEN: "abc" }).MOCK_ADMIN_TOKEN).toBe("abc");
-    expect(readConfig({ MOCK_ADMIN_TOKEN: "" }).MOCK_ADMIN_TOKEN).toBeUndefined();
+  it("is read from LOYALTY_MOCK_ADMIN_TOKEN (MOCK_ADMIN_TOKEN before 0.5.0) and kept out of the logs", () => {
+    expect(readConfig({ LOYALTY_MOCK_ADMIN_TOKEN: "abc" }).ADMIN_TOKEN).toBe("abc");
+    expect(readConfig({ MOCK_ADMIN_TOKEN: "abc" }).ADMIN_TOKEN).toBe("abc");
+    expect(readConfig({ MOCK_ADMIN_TOKEN: "" }).ADMIN_TOKEN).toBeUndefined();
     expect(REDACT_PATHS).toContain('req.headers["x-mock-admin-token"]');
   });
 

@@ -80,7 +80,9 @@ describe("CORS", () => {
   });
 
   it("CORS_ORIGINS limits the origins: a listed one is echoed (Vary: Origin), another gets no CORS headers", async () => {
-    const origins = readConfig({ CORS_ORIGINS: `${ORIGIN}, https://admin.example.com` }).CORS_ORIGINS;
+    const origins = readConfig({
+      LOYALTY_MOCK_CORS_ORIGINS: `${ORIGIN}, https://admin.example.com`,
+    }).CORS_ORIGINS;
     expect(origins).toEqual([ORIGIN, "https://admin.example.com"]);
     const world = buildWorld();
     const app = createApp({ registry: world.registry, corsOrigins: origins });
@@ -108,7 +110,9 @@ describe("CORS", () => {
   });
 
   it("a bad CORS_ORIGINS names the variable", () => {
-    expect(() => readConfig({ CORS_ORIGINS: "app.example.com" })).toThrow(ConfigError);
-    expect(() => readConfig({ CORS_ORIGINS: "*,https://a.example.com" })).toThrow(/CORS_ORIGINS/);
+    expect(() => readConfig({ LOYALTY_MOCK_CORS_ORIGINS: "app.example.com" })).toThrow(ConfigError);
+    expect(() => readConfig({ LOYALTY_MOCK_CORS_ORIGINS: "*,https://a.example.com" })).toThrow(
+      /CORS_ORIGINS/,
+    );
   });
 });

@@ -210,6 +210,16 @@ describe("a broken fixture stops the load with the file and the JSON path", () =
     expect(loadError(root).message).toMatch(/project\.json: \$: missing file/);
   });
 
+  it("a project folder without api-keys.json is refused; an empty list is a project without keys", () => {
+    const { root, project } = copyOfOther();
+    rmSync(join(project, "api-keys.json"));
+    expect(loadError(root).message).toMatch(
+      /other\/api-keys\.json: \$: missing file \(write \[\] for a project that has none on purpose\)$/,
+    );
+    writeFileSync(join(project, "api-keys.json"), "[]");
+    expect(loadProjectDocuments(root)[0]?.api_keys).toEqual([]);
+  });
+
   it("a folder without projects is refused", () => {
     const root = mkdtempSync(join(tmpdir(), "loyalty-mock-empty-"));
     temps.push(root);

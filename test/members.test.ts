@@ -218,13 +218,30 @@ describe("POST /v1/loyalties/{campaignId}/members - success", () => {
       voucher: "DEMO-LATE-2727",
     });
     expectError(early, 400, { key: "voucher_not_active" });
-    world.demo.clock.set("2027-02-01T00:00:00.000Z");
+    world.demo.clock.set("2727-02-01T00:00:00.000Z");
     const later = await join(world, "camp_demo_loyalty", {
       customer: { source_id: "late" },
       voucher: "DEMO-LATE-2727",
     });
     expect(later.status).toBe(200);
-    expect(later.body.updated_at).toBe("2027-02-01T00:00:00.000Z");
+    expect(later.body.updated_at).toBe("2727-02-01T00:00:00.000Z");
+  });
+
+  // The README and tests call them "not yet valid" and "expired": that must not lapse as the years go by.
+  it("the not-yet-valid and expired cards stay so with the clock centuries ahead", async () => {
+    const world = buildWorld();
+    for (const years of [1, 10, 100, 600]) {
+      world.clock.set(`${2026 + years}-11-20T10:00:00.000Z`);
+      for (const [voucher, key, details] of [
+        ["DEMO-LATE-2727", "voucher_not_active", /is not active yet/],
+        ["DEMO-LATE-2728", "voucher_not_active", /is not active yet/],
+        ["DEMO-EXPD-2525", "voucher_expired", /has already expired/],
+      ] as const)
+        expectError(await join(world, "camp_demo_loyalty", { customer: { source_id: "x" }, voucher }), 400, {
+          key,
+          details,
+        });
+    }
   });
 
   it("works with an OAuth token of scope loyalties or api", async () => {
@@ -415,7 +432,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
         key: "voucher_not_active",
         message: "Voucher not active",
         details:
-          "Voucher 'v_Tip7E39uS5PavecX0d48Lwjo' (DEMO-LATE-2727) is not active yet; it starts at 2027-01-01T00:00:00.000Z",
+          "Voucher 'v_Tip7E39uS5PavecX0d48Lwjo' (DEMO-LATE-2727) is not active yet; it starts at 2727-01-01T00:00:00.000Z",
       },
     },
     {

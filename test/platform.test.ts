@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readEnvFile } from "../src/env-file.js";
 import { ManualClock, ProjectClock } from "../src/platform/clock.js";
 import { randomString, requestId, secretToken, v1Id, v2Id } from "../src/platform/ids.js";
 import { secureEqual } from "../src/platform/secure-compare.js";
-import { ConfigError, loadDotEnv, readConfig } from "../src/settings.js";
+import { ConfigError, readConfig } from "../src/settings.js";
 
 describe("clocks", () => {
   it("a project clock follows its root and moves on its own", () => {
@@ -133,30 +134,33 @@ describe("settings", () => {
     expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
     expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
     expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
-    expect(() => readConfig({ WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
-    expect(() => readConfig({ EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
-    expect(() => readConfig({ PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
-    expect(() => readConfig({ STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
+    expect(() => readConfig({ LOYALTY_MOCK_WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
+    expect(() => readConfig({ LOYALTY_MOCK_EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
+    expect(() => readConfig({ LOYALTY_MOCK_PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
+    expect(() => readConfig({ LOYALTY_MOCK_STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
-      /must not be longer than REQUEST_TIMEOUT_MS/,
+      /must not be longer than LOYALTY_MOCK_REQUEST_TIMEOUT_MS/,
     );
   });
 });
 
-describe(".env", () => {
+describe("--env-file", () => {
+  // Before 0.5.0 this was .env in the working directory, read into process.env; now the file is named, and read
+  // into the settings only, without changing the process's environment.
   it("fills in unset variables and never overrides the environment", () => {
     const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-env-"));
     const file = join(dir, ".env");
     writeFileSync(file, "LM_TEST_FROM_FILE=file\nLM_TEST_BOTH=file\n");
-    process.env.LM_TEST_BOTH = "environment";
     try {
-      loadDotEnv(file);
-      expect(process.env.LM_TEST_FROM_FILE).toBe("file");
-      expect(process.env.LM_TEST_BOTH).toBe("environment");
-      expect(() => loadDotEnv(join(dir, "missing.env"))).not.toThrow();
+      const env: NodeJS.ProcessEnv = { ...readEnvFile(file), LM_TEST_BOTH: "environment" };
+      expect(env.LM_TEST_FROM_FILE).toBe("file");
+      expect(env.LM_TEST_BOTH).toBe("environment");
+      expect(process.env.LM_TEST_FROM_FILE).toBeUndefined();
+      // Named explicitly, a missing file is a mistake, not an empty file.
+      expect(() => readEnvFile(join(dir, "missing.env"))).toThrow(
+        /^Invalid value for --env-file: ".*missing\.env"; cannot be read \(ENOENT\); expected a readable file$/,
+      );
     } finally {
-      delete process.env.LM_TEST_FROM_FILE;
-      delete process.env.LM_TEST_BOTH;
       rmSync(dir, { recursive: true, force: true });
     }
   });

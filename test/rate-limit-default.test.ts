@@ -112,7 +112,7 @@ describe("rate-limit headers by default", () => {
   });
 
   it("RATE_LIMIT_PER_MINUTE=0 turns the limit and its headers off; a bad value names the variable", async () => {
-    expect(readConfig({ RATE_LIMIT_PER_MINUTE: "0" }).RATE_LIMIT_PER_MINUTE).toBe(0);
+    expect(readConfig({ LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "0" }).RATE_LIMIT_PER_MINUTE).toBe(0);
     const world = buildWorld({ defaults: projectDefaultsOf({ ...DEFAULTS, rateLimitPerMinute: 0 }) });
     const res = await send(world.app, {
       method: "GET",
@@ -121,7 +121,7 @@ describe("rate-limit headers by default", () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers["x-rate-limit-limit"]).toBeUndefined();
-    expect(() => readConfig({ RATE_LIMIT_PER_MINUTE: "-1" })).toThrow(ConfigError);
-    expect(() => readConfig({ RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => readConfig({ LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "-1" })).toThrow(ConfigError);
+    expect(() => readConfig({ LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/RATE_LIMIT_PER_MINUTE/);
   });
 });

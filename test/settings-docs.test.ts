@@ -2,15 +2,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { usage } from "../src/cli.js";
 import { SETTINGS } from "../src/settings.js";
-import { rowsOf } from "../src/settings-table.js";
+import { rowsOf, variableOf } from "../src/settings-table.js";
 
 /**
  * The settings table (src/settings.ts) is what the server reads; README "Settings", .env.example, README
  * "Command line" and --help are what users read. A row added, renamed or given a new default without its docs
- * fails here.
+ * fails here. Users read the variables by their prefixed names (LOYALTY_MOCK_PORT), which the table derives.
  */
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
-const rows = rowsOf(SETTINGS).map(([, row]) => row);
+const rows = rowsOf(SETTINGS).map(([, row]) => ({ ...row, env: variableOf(row) }));
 const shown = (value: unknown) => String(value);
 const sorted = (names: Iterable<string>) => [...names].sort();
 

@@ -14,10 +14,14 @@ for (const name of off)
 const logger = createLogger({ level: "info" });
 const running = await startServer({
   host: "127.0.0.1",
-  port: Number(process.env.PORT),
-  fixturesDir: process.env.FIXTURES_DIR,
-  tokenLimit: Number(process.env.TOKEN_LIMIT),
-  rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE),
+  port: Number(process.env.LOYALTY_MOCK_PORT),
+  fixturesDir: process.env.LOYALTY_MOCK_FIXTURES_DIR,
+  tokenLimit: Number(process.env.LOYALTY_MOCK_TOKEN_LIMIT),
+  rateLimitPerMinute: Number(process.env.LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE),
+  caps: {
+    eventsPerProject: Number(process.env.LOYALTY_MOCK_EVENT_LIMIT),
+    membersPerProject: Number(process.env.LOYALTY_MOCK_MEMBER_LIMIT),
+  },
   logger,
   speedTricks: Object.fromEntries(off.map((name) => [name, false])),
 });

@@ -37,7 +37,12 @@ interface Source {
   locate(path: readonly PropertyKey[]): { file: string; path: readonly PropertyKey[] };
 }
 
-function folderSource(dir: string, shownAs: string, collections: readonly string[]): Source {
+function folderSource(
+  dir: string,
+  shownAs: string,
+  collections: readonly string[],
+  required: readonly string[],
+): Source {
   const byFile = new Map(collections.map((name) => [collectionFile(name), name]));
   const document: Record<string, unknown> = {};
   for (const entry of readdirSync(dir).sort()) {
@@ -57,6 +62,14 @@ function folderSource(dir: string, shownAs: string, collections: readonly string
   }
   if (document.project === undefined)
     throw new FixtureError(join(shownAs, "project.json"), "$", "missing file");
+  // A project whose keys file was forgotten would start, answer every call 401, and say nothing.
+  for (const collection of required)
+    if (document[collection] === undefined)
+      throw new FixtureError(
+        join(shownAs, collectionFile(collection)),
+        "$",
+        "missing file (write [] for a project that has none on purpose)",
+      );
   return {
     document,
     locate: (path) => {
@@ -72,12 +85,14 @@ function folderSource(dir: string, shownAs: string, collections: readonly string
 /**
  * Reads every project of a fixtures folder: each sub-folder is one project (project.json and one file per
  * collection), each top-level .json file one whole project document. Every document is validated with `schema`;
- * the first problem stops the load with its file and JSON path.
+ * the first problem stops the load with its file and JSON path. A folder must hold the file of each `required`
+ * collection; the others default to empty.
  */
 export function loadFixtures<S extends z.ZodType>(
   dir: string,
   schema: S,
   collections: readonly string[],
+  required: readonly string[] = [],
 ): z.output<S>[] {
   let entries: string[];
   try {
@@ -94,7 +109,7 @@ export function loadFixtures<S extends z.ZodType>(
     const full = join(dir, entry);
     const shownAs = relative(process.cwd(), full) || full;
     let source: Source;
-    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections);
+    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections, required);
     else if (entry.endsWith(".json"))
       source = { document: readJson(full, shownAs), locate: (path) => ({ file: shownAs, path }) };
     else continue;

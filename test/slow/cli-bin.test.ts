@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadState } from "../../src/persistence/load-state.js";
-import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "../helpers/process.js";
+import {
+  build,
+  freePort,
+  killGroup,
+  launch,
+  ROOT,
+  type Started,
+  waitForHttp,
+  waitForStderr,
+} from "../helpers/process.js";
 
 /** The built command (`loyalty-mock`, dist/main.js) as a user runs it; test/cli.test.ts has its flag parsing. */
 
@@ -56,7 +65,7 @@ describe("the loyalty-mock bin", () => {
     env: Record<string, string | undefined>,
     ports: number[],
   ): Promise<number> {
-    const run = launch("node", [MAIN, ...args], { LOG_LEVEL: "silent", ...env }, dir);
+    const run = launch("node", [MAIN, ...args], { LOYALTY_MOCK_LOG_LEVEL: "silent", ...env }, dir);
     started.push(run);
     const answers = await Promise.race([
       Promise.any(
@@ -71,16 +80,96 @@ describe("the loyalty-mock bin", () => {
     return answers;
   }
 
-  it("takes a flag over the environment, and the environment over .env", async () => {
-    const [fromFile, fromEnv, fromFlag] = [await freePort(), await freePort(), await freePort()];
-    writeFileSync(join(dir, ".env"), `PORT=${fromFile}\n`);
-    const ports = [fromFile, fromEnv, fromFlag];
-    expect(await answeringPort(["--port", String(fromFlag)], { PORT: String(fromEnv) }, ports)).toBe(
-      fromFlag,
-    );
-    expect(await answeringPort([], { PORT: String(fromEnv) }, ports)).toBe(fromEnv);
-    expect(await answeringPort([], { PORT: undefined }, ports)).toBe(fromFile);
+  // Before 0.5.0 the bin read .env from its folder; now only the file --env-file names (issue 14).
+  it("takes a flag over the environment, and the environment over --env-file; never an unnamed .env", async () => {
+    const [fromFile, fromEnv, fromFlag, fromDotEnv] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    writeFileSync(join(dir, "mock.env"), `LOYALTY_MOCK_PORT=${fromFile}\n`);
+    writeFileSync(join(dir, ".env"), `LOYALTY_MOCK_PORT=${fromDotEnv}\n`);
+    const ports = [fromFile, fromEnv, fromFlag, fromDotEnv];
+    const file = ["--env-file", "mock.env"];
+    expect(
+      await answeringPort(
+        [...file, "--port", String(fromFlag)],
+        { LOYALTY_MOCK_PORT: String(fromEnv) },
+        ports,
+      ),
+    ).toBe(fromFlag);
+    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: String(fromEnv) }, ports)).toBe(fromEnv);
+    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: undefined }, ports)).toBe(fromFile);
+    expect(await answeringPort(["--port", String(fromFlag)], {}, [fromDotEnv, fromFlag])).toBe(fromFlag);
   });
+
+  it("prints its address once on stderr at any log level, and warns of each old variable name", async () => {
+    const run = launch(
+      "node",
+      [MAIN, "--port", "0"],
+      { LOYALTY_MOCK_LOG_LEVEL: undefined, LOG_LEVEL: "silent" },
+      dir,
+    );
+    started.push(run);
+    await waitForStderr(run, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+    killGroup(run, "SIGTERM");
+    expect((await run.exited).code).toBe(0);
+    expect(run.stderr()).toMatch(
+      /^loyalty-mock: warning: LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0\.6\.0\nloyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
+    expect(run.stdout()).toBe("");
+  });
+
+  const BAD: [string, string[], Record<string, string>, RegExp][] = [
+    [
+      "TRUST_PROXY=maybe",
+      [],
+      { LOYALTY_MOCK_TRUST_PROXY: "maybe" },
+      /LOYALTY_MOCK_TRUST_PROXY: "maybe"; expected true, false/,
+    ],
+    [
+      "HOST=notahost",
+      [],
+      { LOYALTY_MOCK_HOST: "notahost" },
+      /LOYALTY_MOCK_HOST: "notahost"; expected an IP address/,
+    ],
+    [
+      "a state file in a missing folder",
+      ["--state-file", "/nowhere/at/all/s.json"],
+      {},
+      /LOYALTY_MOCK_STATE_FILE: "\/nowhere\/at\/all\/s\.json"; .*ENOENT.*; expected a file in an existing folder/,
+    ],
+    [
+      "a .env line that does not parse",
+      ["--env-file", "broken.env"],
+      {},
+      /--env-file: "broken\.env"; line 2 does not parse: "B=\\"x"; expected NAME=value/,
+    ],
+    [
+      "a fixture project without api-keys.json",
+      ["--fixtures", "keyless"],
+      {},
+      /LOYALTY_MOCK_FIXTURES_DIR: "keyless"; keyless\/shop\/api-keys\.json: \$: missing file/,
+    ],
+  ];
+  for (const [name, args, env, line] of BAD)
+    it(`${name}: one line naming the setting, exit status 2, no stack`, async () => {
+      writeFileSync(join(dir, "broken.env"), 'A=1\nB="x\nLOYALTY_MOCK_PORT=0\n');
+      mkdirSync(join(dir, "keyless", "shop"), { recursive: true });
+      writeFileSync(join(dir, "keyless", "shop", "project.json"), '{"id": "shop"}');
+      const run = launch(
+        "node",
+        [MAIN, "--port", "0", ...args],
+        { LOYALTY_MOCK_LOG_LEVEL: "info", ...env },
+        dir,
+      );
+      started.push(run);
+      expect((await run.exited).code).toBe(2);
+      expect(run.stderr()).toMatch(new RegExp(`^loyalty-mock: Invalid value for ${line.source}.*\n$`));
+      expect(run.stderr().split("\n")).toHaveLength(2);
+      expect(run.stdout()).toBe("");
+    });
 
   it("--fixtures, --state-file and --log-level reach the server", async () => {
     const port = await freePort();
@@ -101,7 +190,11 @@ describe("the loyalty-mock bin", () => {
         "--log-level",
         "error",
       ],
-      { LOG_LEVEL: "info", FIXTURES_DIR: "/nowhere", STATE_FILE: join(dir, "not-this.json") },
+      {
+        LOYALTY_MOCK_LOG_LEVEL: "info",
+        LOYALTY_MOCK_FIXTURES_DIR: "/nowhere",
+        LOYALTY_MOCK_STATE_FILE: join(dir, "not-this.json"),
+      },
       dir,
     );
     started.push(run);

@@ -22,12 +22,12 @@ describe("the CI recipe on the real server process", () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     server = launch("node", ["dist/main.js"], {
-      PORT: String(port),
+      LOYALTY_MOCK_PORT: String(port),
       // Debug logs the request headers, so the redaction of the admin token is seen on the real process.
-      LOG_LEVEL: "debug",
-      FIXTURES_DIR: "",
-      MOCK_ADMIN_TOKEN: ADMIN["X-Mock-Admin-Token"],
-      JOURNAL_SIZE: "50",
+      LOYALTY_MOCK_LOG_LEVEL: "debug",
+      LOYALTY_MOCK_FIXTURES_DIR: "",
+      LOYALTY_MOCK_ADMIN_TOKEN: ADMIN["X-Mock-Admin-Token"],
+      LOYALTY_MOCK_JOURNAL_SIZE: "50",
     });
     // 1. Wait on health: 200 once the fixtures are loaded.
     const deadline = Date.now() + 20_000;

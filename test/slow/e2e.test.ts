@@ -22,7 +22,11 @@ describe("the real server process (node dist/main.js) over the network", () => {
     build();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = launch("node", ["dist/main.js"], { PORT: String(port), LOG_LEVEL: "info", FIXTURES_DIR: "" });
+    server = launch("node", ["dist/main.js"], {
+      LOYALTY_MOCK_PORT: String(port),
+      LOYALTY_MOCK_LOG_LEVEL: "info",
+      LOYALTY_MOCK_FIXTURES_DIR: "",
+    });
     await waitForHttp(`${base}/`, server);
   }, 60_000);
 
@@ -87,6 +91,7 @@ describe("start-up failures say what is wrong", () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  // Since 0.5.0 (issue 14): status 2 and the setting named, as for every bad setting; was 1 and "could not start".
   it("a broken fixture stops the start with the file and the JSON path", async () => {
     build();
     const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-broken-"));
@@ -95,25 +100,33 @@ describe("start-up failures say what is wrong", () => {
       join(dir, "bad.json"),
       JSON.stringify({ project: { id: "bad" }, locations: [{ id: "loc_x" }] }),
     );
-    const started = launch("node", ["dist/main.js"], { FIXTURES_DIR: dir, PORT: "0" });
-    expect((await started.exited).code).toBe(1);
+    const started = launch("node", ["dist/main.js"], {
+      LOYALTY_MOCK_FIXTURES_DIR: dir,
+      LOYALTY_MOCK_PORT: "0",
+    });
+    expect((await started.exited).code).toBe(2);
     expect(started.stderr()).toMatch(
-      /loyalty-mock could not start\. FixtureError: .*bad\.json: \$\.locations\[0\]\.name: is required/,
+      /^loyalty-mock: Invalid value for LOYALTY_MOCK_FIXTURES_DIR: ".*"; .*bad\.json: \$\.locations\[0\]\.name: is required; see README "Fixtures"\n$/,
     );
   });
 
   it("a bad setting stops the start naming the variable", async () => {
     build();
-    const started = launch("node", ["dist/main.js"], { PORT: "seventy" });
-    expect((await started.exited).code).toBe(1);
-    expect(started.stderr()).toMatch(/ConfigError: Invalid settings: PORT/);
+    const started = launch("node", ["dist/main.js"], { LOYALTY_MOCK_PORT: "seventy" });
+    expect((await started.exited).code).toBe(2);
+    expect(started.stderr()).toBe(
+      'loyalty-mock: Invalid value for LOYALTY_MOCK_PORT: "seventy"; expected a whole number from 0 to 65535\n',
+    );
   });
 });
 
 describe("npm start, the quick start of the README", () => {
   it("builds if needed and serves the default fixtures on PORT", async () => {
     const port = await freePort();
-    const started = launch("npm", ["start", "--silent"], { PORT: String(port), LOG_LEVEL: "warn" });
+    const started = launch("npm", ["start", "--silent"], {
+      LOYALTY_MOCK_PORT: String(port),
+      LOYALTY_MOCK_LOG_LEVEL: "warn",
+    });
     try {
       await waitForHttp(`http://127.0.0.1:${port}/`, started, 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/v1/locations/loc_demo_circle`, { headers: KEYS });

@@ -21,7 +21,11 @@ describe("the real process survives what used to crash it", () => {
   beforeAll(async () => {
     build();
     port = await freePort();
-    server = launch("node", ["dist/main.js"], { PORT: String(port), LOG_LEVEL: "silent", FIXTURES_DIR: "" });
+    server = launch("node", ["dist/main.js"], {
+      LOYALTY_MOCK_PORT: String(port),
+      LOYALTY_MOCK_LOG_LEVEL: "silent",
+      LOYALTY_MOCK_FIXTURES_DIR: "",
+    });
     await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server);
   }, 60_000);
   afterAll(() => killGroup(server, "SIGKILL"));

@@ -32,10 +32,10 @@ beforeAll(async () => {
   });
   port = await freePort();
   server = launch("node", ["dist/main.js"], {
-    PORT: String(port),
-    LOG_LEVEL: "warn",
-    FIXTURES_DIR: dir,
-    WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
+    LOYALTY_MOCK_PORT: String(port),
+    LOYALTY_MOCK_LOG_LEVEL: "warn",
+    LOYALTY_MOCK_FIXTURES_DIR: dir,
+    LOYALTY_MOCK_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
   });
   await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server, 60_000);
 }, 120_000);

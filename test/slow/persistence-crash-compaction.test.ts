@@ -49,11 +49,11 @@ async function startProcess(stateFile: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = launch("node", [MAIN, "--port", String(port), "--state-file", stateFile], {
-    LOG_LEVEL: "error",
-    FIXTURES_DIR: dir,
-    STATE_SYNC: "always",
-    STATE_COMPACT_BYTES: "4096",
-    TOKEN_LIMIT: "1000000",
+    LOYALTY_MOCK_LOG_LEVEL: "error",
+    LOYALTY_MOCK_FIXTURES_DIR: dir,
+    LOYALTY_MOCK_STATE_SYNC: "always",
+    LOYALTY_MOCK_STATE_COMPACT_BYTES: "4096",
+    LOYALTY_MOCK_TOKEN_LIMIT: "1000000",
   });
   processes.push(started);
   await waitForHttp(`${base}/`, started);

@@ -25,7 +25,7 @@ async function startProcess(stateFile: string, env: Record<string, string> = {})
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = launch("node", [MAIN, "--port", String(port), "--state-file", stateFile], {
-    LOG_LEVEL: "error",
+    LOYALTY_MOCK_LOG_LEVEL: "error",
     ...env,
   });
   processes.push(started);
@@ -53,7 +53,9 @@ async function issue(base: string): Promise<string> {
 describe("graceful shutdown", () => {
   it("on SIGTERM stops accepting, finishes the request in flight, saves it and exits 0", async () => {
     const stateFile = join(dir, "graceful.json");
-    const { started, base, port } = await startProcess(stateFile, { STATE_SAVE_INTERVAL_MS: "600000" });
+    const { started, base, port } = await startProcess(stateFile, {
+      LOYALTY_MOCK_STATE_SAVE_INTERVAL_MS: "600000",
+    });
 
     // A request whose body is only half sent when the signal comes: it is in flight.
     let finishBody: () => void = () => undefined;
@@ -181,7 +183,7 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
 
   it("STATE_SYNC=always: the restarted server holds every change acknowledged before the kill", async () => {
     const stateFile = join(dir, "always.json");
-    let server = await startProcess(stateFile, { STATE_SYNC: "always" });
+    let server = await startProcess(stateFile, { LOYALTY_MOCK_STATE_SYNC: "always" });
     let expected: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const killAfterMs = Math.floor(Math.random() * 800);
@@ -190,7 +192,7 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
       expect(result.tokens.length, context).toBeGreaterThan(0);
       expected = [...expected, ...result.tokens];
 
-      server = await startProcess(stateFile, { STATE_SYNC: "always" });
+      server = await startProcess(stateFile, { LOYALTY_MOCK_STATE_SYNC: "always" });
       const restored = new Set(await demoTokens(server.base));
       expect(
         expected.filter((token) => !restored.has(token)),
@@ -209,7 +211,7 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
 
   it("STATE_SYNC=interval: the restarted server finds a loadable state holding what was saved before", async () => {
     const stateFile = join(dir, "interval.json");
-    const env = { STATE_SYNC: "interval", STATE_SAVE_INTERVAL_MS: "50" };
+    const env = { LOYALTY_MOCK_STATE_SYNC: "interval", LOYALTY_MOCK_STATE_SAVE_INTERVAL_MS: "50" };
     let server = await startProcess(stateFile, env);
     const settled: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {

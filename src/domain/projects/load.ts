@@ -1,7 +1,10 @@
 import { loadFixtures } from "../../platform/fixtures.js";
 import { COLLECTIONS, type ProjectDocument, projectDocumentSchema } from "./project-document.js";
 
-/** Every project of a fixtures folder, validated; a broken fixture throws a FixtureError naming file and path. */
+/**
+ * Every project of a fixtures folder, validated; a broken fixture throws a FixtureError naming file and path. A
+ * project folder needs its api-keys.json: without keys none of its operations can be called.
+ */
 export function loadProjectDocuments(dir: string): ProjectDocument[] {
-  return loadFixtures(dir, projectDocumentSchema, COLLECTIONS);
+  return loadFixtures(dir, projectDocumentSchema, COLLECTIONS, ["api_keys"]);
 }

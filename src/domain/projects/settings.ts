@@ -43,13 +43,16 @@ export interface Caps {
   membersPerProject: number;
 }
 
-/** The variable that sets each cap, for the error that refuses past it (src/settings.ts reads the same). */
+/**
+ * The variable that sets each cap, as a user sets it, for the error that refuses past it. src/settings.ts declares
+ * the same (test/caps.test.ts holds the two together); the domain cannot import the entry layer's table.
+ */
 export const CAP_VARIABLES = {
-  projects: "PROJECT_LIMIT",
-  keysPerProject: "KEY_LIMIT",
-  faultsPerProject: "FAULT_LIMIT",
-  eventsPerProject: "EVENT_LIMIT",
-  membersPerProject: "MEMBER_LIMIT",
+  projects: "LOYALTY_MOCK_PROJECT_LIMIT",
+  keysPerProject: "LOYALTY_MOCK_KEY_LIMIT",
+  faultsPerProject: "LOYALTY_MOCK_FAULT_LIMIT",
+  eventsPerProject: "LOYALTY_MOCK_EVENT_LIMIT",
+  membersPerProject: "LOYALTY_MOCK_MEMBER_LIMIT",
 } as const satisfies Record<keyof Caps, string>;
 
 /** Server-wide settings; a project's own settings override them one by one. */

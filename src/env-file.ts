@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { ConfigError } from "./settings.js";
+
+/**
+ * The file `--env-file` names: the server's settings written as `LOYALTY_MOCK_PORT=4000` lines. Read only when
+ * named, never from the working directory on its own: that folder is usually the application's, and its `.env`
+ * holds the application's PORT, HOST and LOG_LEVEL, not the mock's.
+ *
+ * Accepted: `NAME=value` (optionally after `export `), values bare (an unquoted ` #` starts a comment), in single
+ * quotes (taken as written) or in double quotes (`\n` is a newline); `#` comments and blank lines. Any other line
+ * refuses the file, naming the line: Node's own reader skips such a line and, after an unclosed quote, every line
+ * that follows it, without a word.
+ */
+const LINE = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
+
+function unquoted(raw: string): string | undefined {
+  const quote = raw[0];
+  if (quote === '"' || quote === "'") {
+    const end = raw.indexOf(quote, 1);
+    if (end === -1 || !/^\s*(#.*)?$/.test(raw.slice(end + 1))) return undefined;
+    const inner = raw.slice(1, end);
+    return quote === '"' ? inner.replaceAll("\\n", "\n") : inner;
+  }
+  return raw.replace(/\s+#.*$/, "").trim();
+}
+
+export function readEnvFile(file: string): Record<string, string> {
+  const problem = (what: string) =>
+    new ConfigError([`Invalid value for --env-file: ${JSON.stringify(file)}; ${what}`]);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw problem(`cannot be read (${(error as NodeJS.ErrnoException).code}); expected a readable file`);
+  }
+  const values: Record<string, string> = {};
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    const match = LINE.exec(trimmed);
+    const value = match ? unquoted(match[2] as string) : undefined;
+    if (match === null || value === undefined)
+      throw problem(
+        `line ${index + 1} does not parse: ${JSON.stringify(line)}; expected NAME=value, a # comment or a blank line`,
+      );
+    values[match[1] as string] = value;
+  }
+  return values;
+}

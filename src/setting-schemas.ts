@@ -1,0 +1,61 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+
+/**
+ * The schemas of settings that need more than a zod built-in. A refinement's message says what is accepted: it
+ * ends the one line that refuses a bad value.
+ */
+
+/** An address, a CIDR range (bits or netmask) or one of the names Express's "trust proxy" knows. */
+function proxyEntry(entry: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address = "", mask, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (mask === undefined) return true;
+  return /^\d+$/.test(mask) ? Number(mask) <= (family === 6 ? 128 : 32) : isIP(mask) === family;
+}
+
+/**
+ * "true"/"false", a hop count, or Express's own names and address lists ("loopback", "10.0.0.0/8"), checked
+ * here: Express only finds a bad address when it compiles the setting, with a stack trace.
+ */
+export const trustProxy = z
+  .string()
+  .refine(
+    (value) => /^(true|false|\d+)$/.test(value) || value.split(/\s*,\s*/).every(proxyEntry),
+    "true, false, a hop count, or comma-separated addresses, CIDR ranges, loopback, linklocal, uniquelocal",
+  )
+  .transform((value): boolean | number | string => {
+    if (value === "true") return true;
+    if (value === "false") return false;
+    return /^\d+$/.test(value) ? Number(value) : value;
+  });
+
+/**
+ * An address literal: a host name would be looked up (a DNS query on a test machine that may have no network)
+ * and a typo would only surface as getaddrinfo's error once listening.
+ */
+export const host = z
+  .string()
+  .refine(
+    (value) => value === "localhost" || isIP(value) !== 0,
+    "an IP address (127.0.0.1, ::1, 0.0.0.0) or localhost",
+  );
+
+export const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** `*` (any origin, the default, as the real API), or origins separated by commas: `https://app.example.com`. */
+export const corsOrigins = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim()))
+  .pipe(
+    z.union([
+      z.tuple([z.literal("*")]).transform((): "*" => "*"),
+      z.array(
+        z.string().regex(/^https?:\/\/[^/\s]+$/, {
+          message: 'each origin must be like https://app.example.com, or "*"',
+        }),
+      ),
+    ]),
+  );

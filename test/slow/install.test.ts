@@ -1,0 +1,221 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumerManifests, readmeBlock, workflowSteps } from "../helpers/consumer.js";
+import { killGroup, launch, ROOT, type Started, waitForStderr } from "../helpers/process.js";
+
+/**
+ * Issue 14, "Install it anywhere": the package as a user gets it. Packed, installed from the tarball (offline:
+ * see helpers/consumer.ts) into a new application folder whose .env belongs to the application, then the
+ * README's own commands run there: the npx line, the library example, a strict type check, the CI recipe and
+ * the GitHub Actions job. Last, an install from a git URL, which must build dist/ itself.
+ */
+
+const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+const TARBALL = `loyalty-mock-${version}.tgz`;
+const INSTALL = `npm install --save-dev ./${TARBALL}`;
+const NPX = "npx loyalty-mock --port 0 --log-level silent";
+/** No network: every package comes from npm's cache. */
+const NPM_ENV = {
+  npm_config_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+};
+const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
+
+/** Whether the server stopped listening within 5 s (its port refuses connections). */
+async function stopsAnswering(url: string): Promise<boolean> {
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; ) {
+    try {
+      await fetch(`${url}/__mock/health`);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+const sh = (cwd: string, command: string, args: string[], timeout = 120_000) =>
+  execFileSync(command, args, {
+    cwd,
+    env: { ...process.env, ...NPM_ENV },
+    encoding: "utf8",
+    stdio: "pipe",
+    timeout,
+  });
+
+// npm, tsc over every declaration file (skipLibCheck false) and vitest take 10-40 s each on a busy 2-core machine.
+describe("installed from the tarball into an application's folder", { timeout: 180_000 }, () => {
+  let dir: string;
+  let app: string;
+  const started: Started[] = [];
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "loyalty-mock-install-"));
+    app = join(dir, "app");
+    mkdirSync(app);
+    // `npm pack` runs prepare, which builds dist/.
+    sh(ROOT, "npm", ["pack", "--pack-destination", app, "--silent"], 180_000);
+    const { manifest, lock } = consumerManifests(["vitest", "typescript"], {
+      "test:integration": "node integration.mjs",
+    });
+    writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
+    writeFileSync(join(app, "package-lock.json"), JSON.stringify(lock, null, 2));
+    // The application's own settings, which the mock must not take.
+    writeFileSync(join(app, ".env"), "PORT=8080\nLOG_LEVEL=http\nHOST=0.0.0.0\n");
+    sh(app, "npm", INSTALL.split(" ").slice(1), 180_000);
+  }, 300_000);
+
+  afterAll(() => {
+    for (const run of started) killGroup(run, "SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the tarball holds what runs and nothing else", () => {
+    const listed = sh(ROOT, "tar", ["-tzf", join(app, TARBALL)])
+      .trim()
+      .split("\n");
+    const paths = listed.map((path) => path.replace(/^package\//, ""));
+    const shipped = /^(dist\/|fixtures\/|(README|CHANGELOG)\.md$|LICENSE$|package\.json$)/;
+    expect(paths.filter((path) => !shipped.test(path))).toEqual([]);
+    expect(paths.filter((path) => /tsbuildinfo|\.map$/.test(path))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining(["dist/main.js", "dist/index.d.ts", "fixtures/demo/api-keys.json"]),
+    );
+  });
+
+  it("the README's npx line serves on a free loopback port despite the app's .env, and stops cleanly", async () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(`${INSTALL}   `);
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(`\n${NPX}\n`);
+    const [command, ...args] = NPX.split(" ");
+    const run = launch(command as string, args, NPM_ENV, app);
+    started.push(run);
+    const [, url, port] = await waitForStderr(
+      run,
+      /loyalty-mock listening on (http:\/\/127\.0\.0\.1:(\d+))\n/,
+    );
+    expect(port).not.toBe("8080");
+    const res = await fetch(`${url}/v1/locations/loc_demo_circle`, { headers: KEYS });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { id: string }).id).toBe("loc_demo_circle");
+    // As Ctrl-C or a CI runner stops it: the whole process group. (SIGTERM to npx alone would leave the server
+    // running: npm does not pass it on. The CI recipe starts the bin itself for that reason.)
+    killGroup(run, "SIGTERM");
+    expect(await run.exited).toEqual({ code: null, signal: "SIGTERM" });
+    await expect(stopsAnswering(url as string)).resolves.toBe(true);
+    expect(run.stdout()).toBe("");
+    // Once, and nothing else of ours (npm may add warnings of its own).
+    const ours = run
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("loyalty-mock"));
+    expect(ours).toEqual([`loyalty-mock listening on ${url}`]);
+  });
+
+  it("runs the README's library example with the app's own vitest", () => {
+    writeFileSync(
+      join(app, "readme-example.test.ts"),
+      readmeBlock("## Library: a server per test file", "ts"),
+    );
+    expect(sh(app, "npx", ["vitest", "run", "readme-example.test.ts"])).toMatch(/Tests\s+2 passed/);
+  });
+
+  it("type-checks an import with strict and skipLibCheck false", () => {
+    writeFileSync(
+      join(app, "check.ts"),
+      [
+        'import { type RunningServer, type StartOptions, startServer } from "loyalty-mock";',
+        'const options: StartOptions = { port: 0, v2AuthMode: "either" };',
+        "export const started: Promise<RunningServer> = startServer(options);",
+        "// Types, not any: a wrong option must be an error.",
+        "// @ts-expect-error",
+        'startServer({ port: "3000" });',
+        "",
+      ].join("\n"),
+    );
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        target: "es2022",
+        noEmit: true,
+      },
+      files: ["check.ts"],
+    };
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
+    expect(sh(app, "npx", ["tsc", "-p", "tsconfig.json"])).toBe("");
+  });
+
+  it("runs the README's CI recipe as written", async () => {
+    writeFileSync(
+      join(app, "integration.mjs"),
+      "const res = await fetch(process.env.LOYALTY_BASE_URL + '/v1/locations/loc_demo_circle', {\n" +
+        '  headers: { "X-App-Id": process.env.LOYALTY_APP_ID, "X-App-Token": process.env.LOYALTY_APP_TOKEN },\n' +
+        "});\nif (res.status !== 200) process.exit(1);\n",
+    );
+    writeFileSync(join(app, "ci.sh"), readmeBlock("### CI recipe", "sh"));
+    const run = launch("bash", ["ci.sh"], { ...NPM_ENV, CI_JOB_ID: "4711" }, app);
+    started.push(run);
+    expect(await run.exited, run.stderr()).toEqual({ code: 0, signal: null });
+    const journal = JSON.parse(readFileSync(join(app, "mock-requests.json"), "utf8"));
+    expect(journal.requests).toContainEqual(
+      expect.objectContaining({ method: "GET", path: "/v1/locations/loc_demo_circle", status: 200 }),
+    );
+    expect(readFileSync(join(app, "loyalty-mock.err"), "utf8")).toMatch(
+      /^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
+  });
+
+  it("runs the README's GitHub Actions job, step by step", async () => {
+    rmSync(join(app, "mock-requests.json"));
+    const { env, steps } = workflowSteps(readmeBlock("### CI recipe", "yaml"));
+    expect(steps).toHaveLength(4);
+    const githubEnv = join(dir, "github-env");
+    writeFileSync(githubEnv, "");
+    let failed = false;
+    for (const step of steps) {
+      if (failed && !step.always) continue;
+      const carried = Object.fromEntries(
+        readFileSync(githubEnv, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+      );
+      const vars = { ...NPM_ENV, ...env, ...carried, GITHUB_ENV: githubEnv, GITHUB_JOB: "integration" };
+      const run = launch("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run], vars, app);
+      started.push(run);
+      const { code } = await run.exited;
+      expect(code, `${step.run}\n${run.stderr()}`).toBe(0);
+      failed ||= code !== 0;
+    }
+    const journal = JSON.parse(readFileSync(join(app, "mock-requests.json"), "utf8"));
+    expect(journal.requests.map((entry: { path: string }) => entry.path)).toContain(
+      "/v1/locations/loc_demo_circle",
+    );
+    const pid = Number(/MOCK_PID=(\d+)/.exec(readFileSync(githubEnv, "utf8"))?.[1]);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("installed from a git URL", () => {
+  it("builds dist/ on install (prepare) and gives the loyalty-mock command", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-git-"));
+    try {
+      const { manifest, lock } = consumerManifests([]);
+      writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+      writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
+      const head = sh(ROOT, "git", ["rev-parse", "HEAD"]).trim();
+      sh(dir, "npm", ["install", "--save-dev", `git+file://${ROOT}#${head}`], 240_000);
+      expect(existsSync(join(dir, "node_modules", "loyalty-mock", "dist", "main.js"))).toBe(true);
+      expect(sh(dir, join("node_modules", ".bin", "loyalty-mock"), ["--version"]).trim()).toBe(version);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
