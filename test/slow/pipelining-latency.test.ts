@@ -20,7 +20,13 @@ let port: number;
 beforeAll(async () => {
   build();
   port = await freePort();
-  server = launch("node", ["dist/main.js"], { PORT: String(port), LOG_LEVEL: "silent", FIXTURES_DIR: "" });
+  // The rate limit raised: 100k pipelined calls are thousands of a minute of one project's, which it would refuse.
+  server = launch("node", ["dist/main.js"], {
+    LOYALTY_MOCK_PORT: String(port),
+    LOYALTY_MOCK_LOG_LEVEL: "silent",
+    LOYALTY_MOCK_FIXTURES_DIR: undefined,
+    LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "1000000000",
+  });
   await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server);
 }, 120_000);
 afterAll(() => killGroup(server, "SIGKILL"));
