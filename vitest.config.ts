@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -22,5 +23,7 @@ export default defineConfig({
     // test keeps state a file could see from another (every test builds its own world), and the files that
     // change process-wide things (the environment, fake timers, process listeners) put them back.
     isolate: false,
+    // One worker per core: vitest's default left one of this 2-core machine's cores idle (54 s wall; 38 s with both).
+    maxWorkers: availableParallelism(),
   },
 });
