@@ -36,6 +36,8 @@ export interface AbSettings {
   /** ...for at most this long, and is repeated (up to `retries` times) if it took more meanwhile. */
   maxWaitMs: number;
   retries: number;
+  /** Scenario names to run; empty: all. */
+  only: string[];
 }
 
 /** The command-line options every A/B run takes, with `extra` ones of its own (string options, with defaults). */
@@ -51,6 +53,8 @@ export function abArgs(extra: Record<string, string> = {}): {
       quiet: { type: "string", default: "0.1" },
       "max-wait": { type: "string", default: "120" },
       retries: { type: "string", default: "3" },
+      /** Scenarios to run, by name, comma-separated (`GET location,DELETE incentive`); all by default. */
+      only: { type: "string", default: "" },
       ...Object.fromEntries(
         Object.entries(extra).map(([name, fallback]) => [
           name,
@@ -67,6 +71,7 @@ export function abArgs(extra: Record<string, string> = {}): {
     quiet: Number(strings.quiet),
     maxWaitMs: Number(strings["max-wait"]) * 1000,
     retries: Number(strings.retries),
+    only: strings.only ? strings.only.split(",").map((name) => name.trim()) : [],
   };
   return { settings, values: strings };
 }
@@ -113,7 +118,8 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
   const locationPath = `/v1/locations/${BENCH_LOCATION}`;
   const targets = new Map<string, RunningTarget>();
   const samples = new Map<string, Sample[]>();
-  const all = scenarios(sizes);
+  const all = scenarios(sizes).filter((scenario) => s.only.length === 0 || s.only.includes(scenario.name));
+  if (all.length === 0) throw new Error(`no scenario named ${s.only.join(", ")}`);
   try {
     for (const [i, variant] of variants.entries()) {
       targets.set(
