@@ -4,7 +4,7 @@ import { exportProject } from "../src/domain/projects/state.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { assertErrorBody } from "./helpers/contract.js";
-import { type RawResponse, rawRequest } from "./helpers/raw-http.js";
+import { getDemoLocation, type RawResponse, rawRequest } from "./helpers/raw-http.js";
 import { defaultDocuments } from "./helpers/world.js";
 
 /**
@@ -79,15 +79,7 @@ function parse(text: string): RawResponse {
 }
 
 async function serves(): Promise<void> {
-  const res = await rawRequest(server.port, {
-    method: "GET",
-    target: "/v1/locations/loc_demo_circle",
-    headers: [
-      ["X-App-Id", "demo-app-id"],
-      ["X-App-Token", "demo-app-token"],
-    ],
-  });
-  expect(res.status).toBe(200);
+  expect((await getDemoLocation(server.port)).status).toBe(200);
 }
 
 describe("HEADER_LIMIT_BYTES", () => {

@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
-import { rawRequest } from "./helpers/raw-http.js";
+import { getDemoLocation } from "./helpers/raw-http.js";
 import { defaultDocuments } from "./helpers/world.js";
 
 /**
@@ -62,15 +62,7 @@ function drain(socket: Socket): Promise<string> {
 }
 
 async function servesLocation(): Promise<void> {
-  const res = await rawRequest(server.port, {
-    method: "GET",
-    target: "/v1/locations/loc_demo_circle",
-    headers: [
-      ["X-App-Id", "demo-app-id"],
-      ["X-App-Token", "demo-app-token"],
-    ],
-  });
-  expect(res.status).toBe(200);
+  expect((await getDemoLocation(server.port)).status).toBe(200);
 }
 
 describe("WRITE_TIMEOUT_MS: clients that stop reading", () => {

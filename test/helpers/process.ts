@@ -91,3 +91,18 @@ export async function waitForStderr(
   }
   throw new Error(`stderr did not match ${pattern} within ${timeoutMs} ms: ${started.stderr()}`);
 }
+
+/**
+ * The built server (`node dist/main.js`, run `build()` first) on a free port with `env` (LOYALTY_MOCK_… variables),
+ * once its health check answers.
+ */
+export async function startBuilt(
+  env: Record<string, string | undefined>,
+  timeoutMs = 20_000,
+): Promise<{ server: Started; port: number; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = launch("node", ["dist/main.js"], { ...env, LOYALTY_MOCK_PORT: String(port) });
+  await waitForHttp(`${base}/__mock/health`, server, timeoutMs);
+  return { server, port, base };
+}

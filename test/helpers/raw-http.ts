@@ -154,3 +154,15 @@ export function rawRequest(
     socket.write(bytes);
   });
 }
+
+/** GET of the demo project's location with its key pair, raw: whether the server still serves an ordinary client. */
+export function getDemoLocation(port: number): Promise<RawResponse> {
+  return rawRequest(port, {
+    method: "GET",
+    target: "/v1/locations/loc_demo_circle",
+    headers: [
+      ["X-App-Id", "demo-app-id"],
+      ["X-App-Token", "demo-app-token"],
+    ],
+  });
+}

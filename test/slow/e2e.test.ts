@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateAny } from "../helpers/contract.js";
-import { build, freePort, killGroup, launch, type Started, waitForHttp } from "../helpers/process.js";
+import {
+  build,
+  freePort,
+  killGroup,
+  launch,
+  type Started,
+  startBuilt,
+  waitForHttp,
+} from "../helpers/process.js";
 
 const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
 
@@ -20,14 +28,7 @@ describe("the real server process (node dist/main.js) over the network", () => {
 
   beforeAll(async () => {
     build();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = launch("node", ["dist/main.js"], {
-      LOYALTY_MOCK_PORT: String(port),
-      LOYALTY_MOCK_LOG_LEVEL: "info",
-      LOYALTY_MOCK_FIXTURES_DIR: "",
-    });
-    await waitForHttp(`${base}/`, server);
+    ({ server, base } = await startBuilt({ LOYALTY_MOCK_LOG_LEVEL: "info", LOYALTY_MOCK_FIXTURES_DIR: "" }));
   }, 60_000);
 
   afterAll(() => killGroup(server, "SIGKILL"));

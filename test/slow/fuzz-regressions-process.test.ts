@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, type Started, waitForHttp } from "../helpers/process.js";
+import { build, killGroup, type Started, startBuilt } from "../helpers/process.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
 /**
@@ -20,13 +20,10 @@ describe("the real process survives what used to crash it", () => {
 
   beforeAll(async () => {
     build();
-    port = await freePort();
-    server = launch("node", ["dist/main.js"], {
-      LOYALTY_MOCK_PORT: String(port),
+    ({ server, port } = await startBuilt({
       LOYALTY_MOCK_LOG_LEVEL: "silent",
       LOYALTY_MOCK_FIXTURES_DIR: "",
-    });
-    await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server);
+    }));
   }, 60_000);
   afterAll(() => killGroup(server, "SIGKILL"));
 

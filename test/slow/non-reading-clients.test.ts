@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeBenchFixtures } from "../../bench/fixtures.js";
 import { residentMiB } from "../../bench/targets.js";
-import { build, freePort, killGroup, launch, type Started, waitForHttp } from "../helpers/process.js";
+import { build, killGroup, type Started, startBuilt } from "../helpers/process.js";
 
 /**
  * Issue 18's clients that never read, on the real process: forty of them ask for a large state export and read
@@ -30,14 +30,14 @@ beforeAll(async () => {
     tierStructures: 1,
     incentives: 1,
   });
-  port = await freePort();
-  server = launch("node", ["dist/main.js"], {
-    LOYALTY_MOCK_PORT: String(port),
-    LOYALTY_MOCK_LOG_LEVEL: "warn",
-    LOYALTY_MOCK_FIXTURES_DIR: dir,
-    LOYALTY_MOCK_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
-  });
-  await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server, 60_000);
+  ({ server, port } = await startBuilt(
+    {
+      LOYALTY_MOCK_LOG_LEVEL: "warn",
+      LOYALTY_MOCK_FIXTURES_DIR: dir,
+      LOYALTY_MOCK_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
+    },
+    60_000,
+  ));
 }, 120_000);
 afterAll(() => {
   killGroup(server, "SIGKILL");

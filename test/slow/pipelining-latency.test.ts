@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, type Started, waitForHttp } from "../helpers/process.js";
+import { build, killGroup, type Started, startBuilt } from "../helpers/process.js";
 
 /**
  * The latency a normal client sees while another connection pipelines 100k GETs, against the same client alone,
@@ -19,15 +19,12 @@ let port: number;
 
 beforeAll(async () => {
   build();
-  port = await freePort();
   // The rate limit raised: 100k pipelined calls are thousands of a minute of one project's, which it would refuse.
-  server = launch("node", ["dist/main.js"], {
-    LOYALTY_MOCK_PORT: String(port),
+  ({ server, port } = await startBuilt({
     LOYALTY_MOCK_LOG_LEVEL: "silent",
     LOYALTY_MOCK_FIXTURES_DIR: undefined,
     LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "1000000000",
-  });
-  await waitForHttp(`http://127.0.0.1:${port}/__mock/health`, server);
+  }));
 }, 120_000);
 afterAll(() => killGroup(server, "SIGKILL"));
 
