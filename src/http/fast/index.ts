@@ -7,12 +7,11 @@
 import type { RequestListener } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { JournalEntry, RequestJournal } from "../../domain/journal/journal.js";
-import { sendJsonDirectly } from "./direct-json.js";
 import { plainJsonLength, readPlainJson } from "./json-reader.js";
 import { DeferredEntry, type RecordHead } from "./lazy-journal.js";
 import { appMessageClasses, type MessageClasses } from "./prototypes.js";
 
-export const SPEED_TRICKS = ["prototypes", "jsonReader", "directJson", "lazyJournal"] as const;
+export const SPEED_TRICKS = ["prototypes", "jsonReader", "lazyJournal"] as const;
 export type SpeedTrick = (typeof SPEED_TRICKS)[number];
 /** Which tricks to run; a trick left out runs (all do by default). */
 export type SpeedTricks = Partial<Record<SpeedTrick, boolean>>;
@@ -21,7 +20,6 @@ type Chosen = Readonly<Record<SpeedTrick, boolean>>;
 const ALL: Chosen = Object.freeze({
   prototypes: true,
   jsonReader: true,
-  directJson: true,
   lazyJournal: true,
 });
 
@@ -57,14 +55,6 @@ export function readJsonBody(
   if (length === undefined) return false;
   readPlainJson(req, length, next, done);
   return true;
-}
-
-/**
- * How `app`'s res.json sends its text when it does not go through Express's res.send (direct-json.ts): a function
- * that sends it and says whether it did; undefined when the app does not run the trick.
- */
-export function jsonSenderFor(app: Express): ((res: Response, text: string) => boolean) | undefined {
-  return tricksOf(app).directJson ? sendJsonDirectly : undefined;
 }
 
 /**
