@@ -5,7 +5,7 @@
  * and how to switch it off. The rest of the code calls only what this file exports.
  */
 import type { RequestListener } from "node:http";
-import type { Express, NextFunction, Request, Response } from "express";
+import type { Express, NextFunction, Request } from "express";
 import type { JournalEntry, RequestJournal } from "../../domain/journal/journal.js";
 import { plainJsonLength, readPlainJson } from "./json-reader.js";
 import { DeferredEntry, type RecordHead } from "./lazy-journal.js";
