@@ -8,6 +8,7 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { hexId } from "../domain/shared/schema-parts.js";
 import { createTier, createTierBodySchema } from "../domain/tiers/create-tier.js";
 import { voucherResponse } from "../domain/vouchers/voucher-view.js";
+import type { Notify } from "../domain/webhooks/notification.js";
 
 /**
  * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers
@@ -35,6 +36,8 @@ export interface Call<Input> {
   registry: ProjectRegistry;
   auth: AuthContext;
   input: Input;
+  /** Hands the notifications the operation caused to the webhooks (only ever called on success). */
+  notify: Notify;
 }
 
 export interface OperationRow<Input> {
