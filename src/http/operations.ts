@@ -90,10 +90,11 @@ const TABLE = {
     auth: auth(["api", "loyalties"]),
     body: "json",
     input: z.object({ params: z.object({ campaignId: z.string().min(1) }), body: assignCardBodySchema }),
-    run: ({ registry, auth: { project }, input }) =>
-      voucherResponse(
-        assignCard(project, input.params.campaignId, input.body, registry.defaults.caps).voucher,
-      ),
+    run: ({ registry, auth: { project }, input, notify }) => {
+      const assigned = assignCard(project, input.params.campaignId, input.body, registry.defaults.caps);
+      notify(assigned.notifications);
+      return voucherResponse(assigned.voucher);
+    },
   }),
   getLocation: row<RawInput>({
     method: "GET",
