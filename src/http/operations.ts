@@ -109,8 +109,9 @@ const TABLE = {
     auth: auth(["api", "events"]),
     body: "json",
     input: z.object({ params: z.object({}), body: trackEventBodySchema }),
-    run: ({ registry, auth: { project }, input }) => {
-      const { event, customer } = trackEvent(project, input.body, registry.defaults.caps);
+    run: ({ registry, auth: { project }, input, notify }) => {
+      const { event, customer, notifications } = trackEvent(project, input.body, registry.defaults.caps);
+      notify(notifications);
       return eventResponse(event, customer);
     },
   }),

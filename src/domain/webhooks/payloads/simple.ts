@@ -2,6 +2,7 @@ import type { Campaign } from "../../campaigns/campaign.js";
 import type { Customer } from "../../customers/customer.js";
 import type { Category } from "../../shared/schema-parts.js";
 import type { Voucher } from "../../vouchers/voucher.js";
+import { voucherResponse } from "../../vouchers/voucher-view.js";
 
 /**
  * The small objects most notifications carry (`SimpleCustomer`, `SimpleCampaign`, `SimpleVoucher` in the vendor's
@@ -112,4 +113,17 @@ export function simpleVoucher(voucher: Voucher): Json {
     metadata: voucher.metadata,
     object: "voucher",
   });
+}
+
+/**
+ * The whole voucher (the vendor's `Voucher`), as the API answers it (voucherResponse) but with the fields it holds
+ * as null left out: the webhook schema types discount, gift, dates, validity and the redemption quantity as
+ * non-null.
+ */
+export function fullVoucher(voucher: Voucher): Json {
+  const shape = present(voucherResponse(voucher));
+  if (voucher.loyalty_card) shape.loyalty_card = present(voucher.loyalty_card);
+  // An unlimited card's redemption quantity is null in the API's answer; this schema wants an integer or nothing.
+  if (voucher.redemption.quantity === null) shape.redemption = present(voucher.redemption);
+  return shape;
 }
