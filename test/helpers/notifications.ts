@@ -26,13 +26,15 @@ export function runRow(
   name: OperationName,
   params: Record<string, string>,
   body: unknown,
+  appId?: string,
 ): RowRun {
   const row = operation(name);
   const input = row.input ? row.input.parse({ params, body }) : { params, body };
   const calls: Notification[][] = [];
+  const key = appId === undefined ? undefined : project.apiKeys.get(appId);
   const answer = row.run({
     registry: world.registry as World["registry"],
-    auth: { project },
+    auth: key ? { project, key } : { project },
     input,
     notify: (notifications) => calls.push([...notifications]),
   });

@@ -86,7 +86,8 @@ export function simpleCampaign(campaign: Campaign): Json {
     updated_at: campaign.updated_at,
     object: "campaign",
   });
-  campaignShapes.set(campaign, shape);
+  // Shared by every notification about the campaign: frozen, so no reader can change it for the others.
+  campaignShapes.set(campaign, Object.freeze(shape));
   return shape;
 }
 
