@@ -39,7 +39,8 @@ export interface EventFacts {
  */
 export function eventNotifications(project: Project, facts: EventFacts): Notification[] {
   const { event, customer } = facts;
-  const custom = customEventShape(event, customer);
+  const holder = simpleCustomer(customer);
+  const custom = customEventShape(event, holder);
   const notifications: Notification[] = facts.customerChange ? [facts.customerChange] : [];
   const referrer = facts.referralCard && referrerOf(project, facts.referralCard, event);
   notifications.push({
@@ -48,7 +49,7 @@ export function eventNotifications(project: Project, facts: EventFacts): Notific
     data: {
       event: custom,
       event_schema: { id: facts.schema.id, name: facts.schema.name },
-      customer: simpleCustomer(customer),
+      customer: holder,
       referral:
         facts.referralCard && referrer
           ? {
@@ -66,15 +67,15 @@ export function eventNotifications(project: Project, facts: EventFacts): Notific
     },
   });
   for (const payment of facts.payments)
-    notifications.push(...paymentNotifications(project, facts, payment, custom));
+    notifications.push(...paymentNotifications(project, facts, payment, { holder, custom }));
   if (facts.referralCard && referrer) {
-    const holder = simpleCustomer(referrer);
+    const rewarded = simpleCustomer(referrer);
     notifications.push({
       type: WEBHOOK_EVENT.customerRewarded,
       entityId: referrer.id,
       data: {
-        customer: holder,
-        holder,
+        customer: rewarded,
+        holder: rewarded,
         voucher: simpleVoucher(facts.referralCard),
         campaign: simpleCampaign(project.campaigns.get(facts.referralCard.campaign_id)),
         // The emulator models the conversion, not the referral program's rewards or tiers.
@@ -101,7 +102,7 @@ function paymentNotifications(
   project: Project,
   facts: EventFacts,
   payment: Payment,
-  custom: Record<string, unknown>,
+  { holder, custom }: { holder: Record<string, unknown>; custom: Record<string, unknown> },
 ): Notification[] {
   const { event, schema, customer } = facts;
   const { card } = payment;
@@ -109,7 +110,6 @@ function paymentNotifications(
   const transaction = transactionShape(payment, event, schema, balance);
   const campaign = simpleCampaign(project.campaigns.get(card.campaign_id));
   const voucher = simpleVoucher(card);
-  const holder = simpleCustomer(customer);
   return [
     {
       type: WEBHOOK_EVENT.loyaltyTransactionCreated,

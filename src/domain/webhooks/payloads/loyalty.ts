@@ -1,11 +1,10 @@
 import { v2Id } from "../../../platform/ids.js";
-import type { Customer } from "../../customers/customer.js";
 import type { EarningRule } from "../../earning-rules/earning-rule.js";
 import type { RecordedEvent } from "../../events/event.js";
 import type { EventSchema } from "../../events/event-schema.js";
 import type { Voucher } from "../../vouchers/voucher.js";
 import { WEBHOOK_EVENT } from "../types.js";
-import { present, simpleCustomer } from "./simple.js";
+import { present } from "./simple.js";
 
 /**
  * The loyalty parts of the notifications a custom event causes: the event itself as the vendor's `CustomEvent`,
@@ -16,13 +15,14 @@ type Json = Record<string, unknown>;
 /**
  * The vendor's CustomEvent types `referral` and `loyalty` as objects (not null): an event without them carries
  * empty ones. The referral's code and referrer are what the request gave (or the code's holder), as stored.
+ * `customer` is the event's customer as simpleCustomer shapes it.
  */
-export function customEventShape(event: RecordedEvent, customer: Customer): Json {
+export function customEventShape(event: RecordedEvent, customer: Json): Json {
   return {
     id: event.id,
     object: "event",
     type: event.type,
-    customer: simpleCustomer(customer),
+    customer,
     referral: event.referral
       ? present({ referrer_id: event.referral.referrer_id, code: event.referral.code })
       : {},
