@@ -58,7 +58,10 @@ const document = load(webhooksContractPath());
 // Both packages are CommonJS: the default import is `module.exports`, whose `.default` is the class / plugin.
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+// First error only: the schemas are large (every voucher carries the discount oneOf tree), and collecting all errors
+// nearly doubles their compile time (about 2.4 s against 1.3 s for the eleven types on this machine), paid once per
+// test worker.
+const ajv = new Ajv2020({ strict: false, allErrors: false });
 addFormats(ajv);
 ajv.addSchema({ $id: "webhooks", components: convertNullable(document.components) });
 
