@@ -113,4 +113,23 @@ describe("trackEvent notifications", () => {
     }
     expect(storeSnapshot(world.demo)).toBe(before);
   });
+
+  it("a project at its event cap refuses (409) without notifying", () => {
+    const world = buildWorld({ defaults: { caps: { eventsPerProject: world0Events() } } });
+    const before = storeSnapshot(world.demo);
+    const body = {
+      event: "user_subscribed",
+      customer: { source_id: "new@example.com" },
+      metadata: { plan: "x" },
+    };
+    const { error, calls } = refusedRow(world, world.demo, "trackEvent", {}, body);
+    expect(error).toMatchObject({ key: "limit_exceeded" });
+    expect(calls).toEqual([]);
+    expect(storeSnapshot(world.demo)).toBe(before);
+  });
 });
+
+/** How many events the default dataset's demo project starts with: a cap of that many allows no more. */
+function world0Events(): number {
+  return buildWorld().demo.events.size;
+}
