@@ -8,6 +8,7 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { hexId } from "../domain/shared/schema-parts.js";
 import { createTier, createTierBodySchema } from "../domain/tiers/create-tier.js";
 import { voucherResponse } from "../domain/vouchers/voucher-view.js";
+import type { Notify } from "../domain/webhooks/notification.js";
 
 /**
  * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers
@@ -35,6 +36,8 @@ export interface Call<Input> {
   registry: ProjectRegistry;
   auth: AuthContext;
   input: Input;
+  /** Hands the notifications the operation caused to the webhooks (only ever called on success). */
+  notify: Notify;
 }
 
 export interface OperationRow<Input> {
@@ -87,10 +90,11 @@ const TABLE = {
     auth: auth(["api", "loyalties"]),
     body: "json",
     input: z.object({ params: z.object({ campaignId: z.string().min(1) }), body: assignCardBodySchema }),
-    run: ({ registry, auth: { project }, input }) =>
-      voucherResponse(
-        assignCard(project, input.params.campaignId, input.body, registry.defaults.caps).voucher,
-      ),
+    run: ({ registry, auth: { project }, input, notify }) => {
+      const assigned = assignCard(project, input.params.campaignId, input.body, registry.defaults.caps);
+      notify(assigned.notifications);
+      return voucherResponse(assigned.voucher);
+    },
   }),
   getLocation: row<RawInput>({
     method: "GET",
@@ -105,8 +109,9 @@ const TABLE = {
     auth: auth(["api", "events"]),
     body: "json",
     input: z.object({ params: z.object({}), body: trackEventBodySchema }),
-    run: ({ registry, auth: { project }, input }) => {
-      const { event, customer } = trackEvent(project, input.body, registry.defaults.caps);
+    run: ({ registry, auth: { project }, input, notify }) => {
+      const { event, customer, notifications } = trackEvent(project, input.body, registry.defaults.caps);
+      notify(notifications);
       return eventResponse(event, customer);
     },
   }),

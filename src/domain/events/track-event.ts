@@ -3,11 +3,16 @@ import { v1Id } from "../../platform/ids.js";
 import type { Customer } from "../customers/customer.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
+import type { EarningRule } from "../earning-rules/earning-rule.js";
 import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import { metadata } from "../shared/schema-parts.js";
 import type { Voucher } from "../vouchers/voucher.js";
+import type { Notification } from "../webhooks/notification.js";
+import { eventNotifications } from "../webhooks/payloads/custom-event.js";
+import { customerNotification } from "../webhooks/payloads/customer.js";
+import type { Payment } from "../webhooks/payloads/loyalty.js";
 import {
   eventNotDefined,
   invalidReferralCode,
@@ -53,13 +58,14 @@ export function eventResponse(event: RecordedEvent, customer: Customer) {
  * POST /v1/events. Checks the name against the project's event schema, the metadata against the event's schema,
  * the customer, and the loyalty and referral codes; only then writes, all at once: the customer, the points the
  * project's earning rules give, the referral conversion, and the event itself. A project that keeps its most
- * events (`caps.eventsPerProject`) refuses one more once everything else about it holds.
+ * events (`caps.eventsPerProject`) refuses one more once everything else about it holds. Returns what the webhooks
+ * are told too, in order (see eventNotifications).
  */
 export function trackEvent(
   project: Project,
   input: TrackEventInput,
   caps: Pick<Caps, "eventsPerProject">,
-): { event: RecordedEvent; customer: Customer } {
+): { event: RecordedEvent; customer: Customer; notifications: Notification[] } {
   const schema = project.eventSchemas.findByName(input.event);
   if (!schema) throw eventNotDefined(input.event);
   const metadata = input.metadata ?? {};
@@ -81,20 +87,24 @@ export function trackEvent(
     );
 
   const customer = commitCustomer(project, resolved);
+  const customerChange = customerNotification(project, resolved);
   const at = project.clock.iso();
   // Each write reads the card afresh, so two rules paying the same card add up.
-  for (const { card, points } of earnings) {
+  const payments: Payment[] = [];
+  for (const { rule, card, points } of earnings) {
     const current = project.vouchers.get(card.id);
     const loyalty = current.loyalty_card ?? { points: 0, balance: 0 };
-    project.vouchers.put({
+    const paid = project.vouchers.put({
       ...current,
       loyalty_card: { ...loyalty, points: loyalty.points + points, balance: loyalty.balance + points },
       updated_at: at,
     });
+    payments.push({ rule, card: paid, points });
   }
+  let converted: Voucher | undefined;
   if (referralCard) {
     const current = project.vouchers.get(referralCard.id);
-    project.vouchers.put({
+    converted = project.vouchers.put({
       ...current,
       redemption: { ...current.redemption, redeemed_quantity: current.redemption.redeemed_quantity + 1 },
       updated_at: at,
@@ -110,14 +120,23 @@ export function trackEvent(
     loyalty: input.loyalty?.code ? { code: input.loyalty.code } : input.loyalty ? {} : null,
     metadata,
     earned: earnings.map(({ rule, card, points }) => ({
-      earning_rule_id: rule,
+      earning_rule_id: rule.id,
       voucher_id: card.id,
       points,
     })),
     created_at: at,
   };
   project.events.put(event);
-  return { event, customer };
+  const notifications = eventNotifications(project, {
+    event,
+    schema,
+    customer,
+    customerChange,
+    payments,
+    loyaltyCard: loyaltyCard && project.vouchers.get(loyaltyCard.id),
+    referralCard: converted,
+  });
+  return { event, customer, notifications };
 }
 
 /** `loyalty.code` names the card the event counts for: it must be a loyalty card the event's customer holds. */
@@ -156,12 +175,12 @@ function earningsFor(
   resolved: ResolvedCustomer,
   named: Voucher | undefined,
 ) {
-  const earnings: { rule: string; card: Voucher; points: number }[] = [];
+  const earnings: { rule: EarningRule; card: Voucher; points: number }[] = [];
   for (const rule of project.earningRules.values()) {
     if (rule.event !== eventName || rule.status !== "ACTIVE") continue;
     const card =
       named?.campaign_id === rule.campaign_id ? named : customerCard(project, resolved, rule.campaign_id);
-    if (card) earnings.push({ rule: rule.id, card, points: rule.loyalty.points });
+    if (card) earnings.push({ rule, card, points: rule.loyalty.points });
   }
   return earnings;
 }

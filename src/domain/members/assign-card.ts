@@ -12,6 +12,9 @@ import { generateCode } from "../vouchers/code-generator.js";
 import { invalidity, isUsable } from "../vouchers/validity.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import { completeVoucher } from "../vouchers/voucher-view.js";
+import type { Notification } from "../webhooks/notification.js";
+import { customerNotification } from "../webhooks/payloads/customer.js";
+import { publicationNotifications } from "../webhooks/payloads/publication.js";
 import {
   customerAlreadyJoined,
   duplicateSourceId,
@@ -49,6 +52,8 @@ export interface Assignment {
   voucher: Voucher;
   publication: Publication;
   customer: ResolvedCustomer["customer"];
+  /** What the webhooks are told, in order: the customer created or updated (if so), then the publication. */
+  notifications: Notification[];
 }
 
 /**
@@ -88,6 +93,7 @@ export function assignCard(
     );
 
   const customer = commitCustomer(project, resolved);
+  const customerChange = customerNotification(project, resolved);
   const at = project.clock.iso();
   const publication: Publication = {
     id: v1Id("pub"),
@@ -108,7 +114,9 @@ export function assignCard(
     publish: { ...card.publish, count: card.publish.count + 1 },
     updated_at: at,
   });
-  return { voucher, publication, customer };
+  const published = publicationNotifications({ customer, campaign, publication, voucher });
+  const notifications = customerChange ? [customerChange, ...published] : published;
+  return { voucher, publication, customer, notifications };
 }
 
 /** The members endpoint takes a campaign's id or its unique name. */

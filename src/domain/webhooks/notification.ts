@@ -1,0 +1,17 @@
+/**
+ * What an operation tells the webhooks about: one entry per notification the real service would send, in the order
+ * the service would send them. The use case decides the type and `data` (it knows what happened); the webhooks
+ * module wraps each in the vendor's envelope (`id`, `project_id`, `created_at`, `source`, `event`), signs it and
+ * delivers it off the request path. A refused request produces none.
+ */
+export interface Notification {
+  /** The vendor's event type as the envelope's `type` writes it, for example `voucher.published`. */
+  readonly type: string;
+  /** The id of the record the event is about: the envelope's `event.entity_id`. */
+  readonly entityId: string;
+  /** The notification's `data`, valid against the vendor's schema for its type (v2024-01-01). */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** Where a handler hands its notifications once the operation has succeeded. */
+export type Notify = (notifications: readonly Notification[]) => void;
