@@ -31,6 +31,8 @@ interface Job {
 interface Lane {
   waiting: Job[];
   busy: boolean;
+  /** A delivery is being attempted; until then the first waiting one is the next in flight, not queued. */
+  sending: boolean;
 }
 
 /**
@@ -157,14 +159,14 @@ export class WebhookDispatcher {
     const key = `${project.id}\0${delivery.webhook_id}`;
     let lane = this.#lanes.get(key);
     if (!lane) {
-      lane = { waiting: [], busy: false };
+      lane = { waiting: [], busy: false, sending: false };
       this.#lanes.set(key, lane);
     }
-    if (lane.waiting.length >= this.settings.queueLimit) {
-      if (!lane.busy && lane.waiting.length === 0) this.#lanes.delete(key);
+    const queued = lane.waiting.length - (lane.sending ? 0 : 1);
+    if (queued >= this.settings.queueLimit) {
       this.#fail(
         job,
-        `not sent: ${lane.waiting.length} deliveries already wait for ${delivery.webhook_id} (LOYALTY_MOCK_WEBHOOK_QUEUE_LIMIT)`,
+        `not sent: ${queued} deliveries already wait for ${delivery.webhook_id} (LOYALTY_MOCK_WEBHOOK_QUEUE_LIMIT)`,
       );
       return;
     }
@@ -181,7 +183,11 @@ export class WebhookDispatcher {
     await new Promise((resolve) => setImmediate(resolve));
     for (let job = lane.waiting.shift(); job; job = lane.waiting.shift()) {
       if (this.#abort.signal.aborted) this.#fail(job, "not sent: the server shut down first");
-      else await this.#attempt(job);
+      else {
+        lane.sending = true;
+        await this.#attempt(job);
+        lane.sending = false;
+      }
     }
     lane.busy = false;
     this.#lanes.delete(key);
