@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { projectDocumentSchema } from "../src/domain/projects/project-document.js";
 import { type RunningServer, startServer } from "../src/server.js";
+import { DEFAULTS, readConfig } from "../src/settings.js";
 import { control } from "./helpers/control.js";
 import { expectError } from "./helpers/http.js";
 import { buildWorld, defaultDocuments, worldWith } from "./helpers/world.js";
@@ -191,5 +192,43 @@ describe("with LOYALTY_MOCK_STATE_FILE", () => {
     expect(list.webhooks).toEqual([endpoint]);
     const outbox = (await (await fetch(`${second.url}${PATH}/deliveries`)).json()) as { total: number };
     expect(outbox.total).toBe(0);
+  });
+});
+
+describe("the webhook settings", () => {
+  it("LOYALTY_MOCK_WEBHOOK_HOSTS: host names and addresses, or *; anything else stops the start", () => {
+    expect(readConfig({}).WEBHOOK_HOSTS).toBeUndefined();
+    expect(
+      readConfig({ LOYALTY_MOCK_WEBHOOK_HOSTS: "Hooks.internal, 10.0.0.5,[::2]" }).WEBHOOK_HOSTS,
+    ).toEqual(["hooks.internal", "10.0.0.5", "[::2]"]);
+    expect(readConfig({ LOYALTY_MOCK_WEBHOOK_HOSTS: "*" }).WEBHOOK_HOSTS).toBe("*");
+    expect(() => readConfig({ LOYALTY_MOCK_WEBHOOK_HOSTS: "http://hooks.internal" })).toThrow(
+      /LOYALTY_MOCK_WEBHOOK_HOSTS.*each entry must be a host name or an IP address/,
+    );
+    expect(() => readConfig({ LOYALTY_MOCK_WEBHOOK_TIMEOUT_MS: "10" })).toThrow(
+      /LOYALTY_MOCK_WEBHOOK_TIMEOUT_MS/,
+    );
+    expect(() => readConfig({ LOYALTY_MOCK_WEBHOOK_QUEUE_LIMIT: "0" })).toThrow(
+      /LOYALTY_MOCK_WEBHOOK_QUEUE_LIMIT/,
+    );
+  });
+
+  it("startServer hands them to the registry's dispatcher, the rest keeping their defaults", async () => {
+    const server = await startServer({
+      port: 0,
+      documents: defaultDocuments(),
+      webhookHosts: ["hooks.internal"],
+      webhookTimeoutMs: 1234,
+    });
+    try {
+      expect(server.registry.dispatcher.settings).toEqual({
+        timeoutMs: 1234,
+        queueLimit: DEFAULTS.webhookQueueLimit,
+        outboxSize: DEFAULTS.webhookOutboxSize,
+        hosts: ["hooks.internal"],
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
