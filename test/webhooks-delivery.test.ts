@@ -145,6 +145,24 @@ describe("a delivery: envelope and signature", () => {
     expect(vendorUtils.webhooks.verifySignature(documented, { a: 1 }, "secretKey")).toBe(true);
   });
 
+  it("sends `data` as it was when notified, even if the object changes before the send", async () => {
+    const w = world();
+    const hook = await receiver();
+    await addEndpoint(w, { url: hook.url });
+    const data = { loyalty_card: { points: 100 } };
+    w.registry.dispatcher.notify(
+      w.demo,
+      [{ type: "voucher.loyalty_card.points_added", entityId: "v_1", data }],
+      {
+        requestId: "v-000000000000000001",
+        apiKey: { name: "k", app_id: "demo-app-id" },
+      },
+    );
+    data.loyalty_card.points = 999;
+    await w.registry.dispatcher.settled();
+    expect(hook.received[0]?.body.data).toEqual({ loyalty_card: { points: 100 } });
+  });
+
   it("created_at and last_attempt_at follow the project's clock when it is moved", async () => {
     const w = world();
     const hook = await receiver();

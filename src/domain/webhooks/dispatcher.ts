@@ -65,8 +65,11 @@ export class WebhookDispatcher {
       const takers = endpoints.filter((endpoint) => wants(endpoint, notification.type));
       if (takers.length === 0 && this.settings.outboxSize === 0) continue;
       const event = eventOf(notification, nowIso, cause);
+      // The body is written when it is sent, later: a copy now keeps it what the operation saw, whatever changes
+      // after. One copy, shared by the sendouts of this notification.
+      const taken = { ...notification, data: structuredClone(notification.data) };
       if (takers.length === 0) {
-        this.#record(project, null, envelopeOf(project.id, notification, event, null), nowIso);
+        this.#record(project, null, envelopeOf(project.id, taken, event, null), nowIso);
         continue;
       }
       for (const endpoint of takers) {
@@ -74,7 +77,7 @@ export class WebhookDispatcher {
         const delivery = this.#record(
           project,
           endpoint,
-          envelopeOf(project.id, notification, event, source),
+          envelopeOf(project.id, taken, event, source),
           nowIso,
         );
         this.#enqueue({ project, delivery, endpoint });
