@@ -1,13 +1,13 @@
 import { createHmac } from "node:crypto";
 import { createRequire } from "node:module";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Delivery } from "../src/domain/webhooks/outbox.js";
 import { verifySignature } from "../src/index.js";
-import type { GivenDefaults } from "../src/library.js";
 import { control } from "./helpers/control.js";
-import { notification, notifyingApp, type Receiver, startReceiver } from "./helpers/receiver.js";
-import { buildWorld, DEMO_KEYS, type World } from "./helpers/world.js";
+import { notification } from "./helpers/receiver.js";
+import { useReceivers, type WebhookWorld, webhookWorld } from "./helpers/webhooks.js";
+import { DEMO_KEYS, type World } from "./helpers/world.js";
 
 /**
  * Delivery over real loopback sockets: a receiver started here, an endpoint made through the control API, and
@@ -15,23 +15,9 @@ import { buildWorld, DEMO_KEYS, type World } from "./helpers/world.js";
  * cases' payloads are built elsewhere. Signatures are checked with node:crypto and with the vendor's own helper.
  */
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  for (const receiver of receivers.splice(0)) await receiver.close();
-});
-
-async function receiver(answer?: Receiver["answer"]): Promise<Receiver> {
-  const started = await startReceiver(answer);
-  receivers.push(started);
-  return started;
-}
-
-function world(
-  webhooks: GivenDefaults["webhooks"] = {},
-): World & { notifier: ReturnType<typeof notifyingApp> } {
-  const built = buildWorld({ defaults: { webhooks } });
-  return { ...built, notifier: notifyingApp(built.registry) };
-}
+const receiver = useReceivers();
+type W = WebhookWorld;
+const world = webhookWorld;
 
 async function addEndpoint(w: World, body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
   const res = await control(w.app, { method: "POST", path: "/__mock/projects/demo/webhooks", body });
@@ -40,7 +26,7 @@ async function addEndpoint(w: World, body: Record<string, unknown>): Promise<{ i
 }
 
 /** An operation that notifies; resolves with its response once the deliveries it caused were attempted. */
-async function operate(w: World & { notifier: ReturnType<typeof notifyingApp> }, body: object) {
+async function operate(w: W, body: object) {
   const res = await request(w.notifier).post("/v1/test-notify").set(DEMO_KEYS).send(body);
   await w.registry.dispatcher.settled();
   return res;

@@ -1,11 +1,10 @@
 import { type PostOutcome, type PostRequest, postJson } from "../../platform/http-post.js";
-import { v2Id } from "../../platform/ids.js";
 import { conflict } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import { type Webhook, wants } from "./endpoint.js";
 import { type Envelope, envelopeOf, eventOf, type NotificationCause, signBody } from "./envelope.js";
 import type { Notification } from "./notification.js";
-import type { Delivery } from "./outbox.js";
+import { type Delivery, newDelivery, recordOutcome } from "./outbox.js";
 import { type AllowedHosts, targetProblem } from "./target.js";
 
 /** The server-wide delivery settings (src/settings.ts: WEBHOOK_TIMEOUT_MS, _QUEUE_LIMIT, _OUTBOX_SIZE, _HOSTS). */
@@ -133,21 +132,7 @@ export class WebhookDispatcher {
   }
 
   #record(project: Project, endpoint: Webhook | null, envelope: Envelope, nowIso: string): Delivery {
-    const delivery: Delivery = {
-      id: v2Id("whd"),
-      object: "webhook_delivery",
-      webhook_id: endpoint?.id ?? null,
-      url: endpoint?.url ?? null,
-      type: envelope.type,
-      status: endpoint ? "pending" : "not_sent",
-      created_at: nowIso,
-      envelope,
-      attempts: 0,
-      response_status: null,
-      response_time_ms: null,
-      last_attempt_at: null,
-      error: null,
-    };
+    const delivery = newDelivery(endpoint, envelope, nowIso);
     project.outbox.add(delivery, this.settings.outboxSize);
     this.#changed(project.id);
     return delivery;
@@ -211,14 +196,7 @@ export class WebhookDispatcher {
           timeoutMs: this.settings.timeoutMs,
           signal: this.#abort.signal,
         });
-    const ok =
-      outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    delivery.status = ok ? "delivered" : "failed";
-    delivery.response_status = outcome.status;
-    delivery.response_time_ms = outcome.status === null ? null : outcome.timeMs;
-    delivery.error = ok
-      ? null
-      : (outcome.error ?? `the receiver answered ${outcome.status}; a 2xx is expected`);
+    recordOutcome(delivery, outcome);
     this.#changed(project.id);
   }
 

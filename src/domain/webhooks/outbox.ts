@@ -1,3 +1,5 @@
+import type { PostOutcome } from "../../platform/http-post.js";
+import { v2Id } from "../../platform/ids.js";
 import { notFound } from "../errors.js";
 import { Ring } from "../journal/ring.js";
 import type { Envelope } from "./envelope.js";
@@ -24,6 +26,41 @@ export interface Delivery {
   response_time_ms: number | null;
   last_attempt_at: string | null;
   error: string | null;
+}
+
+/** A delivery of a notification to an endpoint (pending), or of one no endpoint took (not_sent). */
+export function newDelivery(
+  endpoint: { id: string; url: string } | null,
+  envelope: Envelope,
+  nowIso: string,
+): Delivery {
+  return {
+    id: v2Id("whd"),
+    object: "webhook_delivery",
+    webhook_id: endpoint?.id ?? null,
+    url: endpoint?.url ?? null,
+    type: envelope.type,
+    status: endpoint ? "pending" : "not_sent",
+    created_at: nowIso,
+    envelope,
+    attempts: 0,
+    response_status: null,
+    response_time_ms: null,
+    last_attempt_at: null,
+    error: null,
+  };
+}
+
+/** An attempt's outcome: delivered on a 2xx read to its end (the vendor's rule), failed with the reason otherwise. */
+export function recordOutcome(delivery: Delivery, outcome: PostOutcome): void {
+  const ok =
+    outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  delivery.status = ok ? "delivered" : "failed";
+  delivery.response_status = outcome.status;
+  delivery.response_time_ms = outcome.status === null ? null : outcome.timeMs;
+  delivery.error = ok
+    ? null
+    : (outcome.error ?? `the receiver answered ${outcome.status}; a 2xx is expected`);
 }
 
 export interface DeliveryFilter {
