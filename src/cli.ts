@@ -4,6 +4,7 @@ import { SETTINGS } from "./settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
 import { UsageError } from "./usage-error.js";
 import { parseWait, type WaitCommand } from "./wait.js";
+import { type ListenCommand, parseListen } from "./webhooks-listen.js";
 
 /**
  * The command line of the `loyalty-mock` bin. Each flag sets one setting (README "Settings"), so a flag beats
@@ -18,6 +19,7 @@ export type CommandLine =
   | { command: "help" }
   | { command: "version" }
   | WaitCommand
+  | ListenCommand
   /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
   | { command: "serve"; env: Record<string, string>; envFile?: string };
 
@@ -25,6 +27,7 @@ export { UsageError };
 
 export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args[0] === "wait") return parseWait(args.slice(1));
+  if (args[0] === "webhooks") return parseListen(args.slice(1));
   const options = Object.fromEntries(
     FLAGGED.map(({ flag }) => [
       flag.name,
@@ -79,6 +82,7 @@ export function usage(): string {
   return [
     "Usage: loyalty-mock [options]",
     "       loyalty-mock wait (--url <url> | --log <file>) [--timeout <seconds>]",
+    "       loyalty-mock webhooks listen [listen options]",
     "",
     "A local stand-in for six operations of a loyalty and promotions service. It prints",
     "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
@@ -95,6 +99,10 @@ export function usage(): string {
     "wait: exits 0 once <url>/__mock/health answers 200 (sending LOYALTY_MOCK_ADMIN_TOKEN when set), 1 after",
     "--timeout seconds (30) without it. --log <file>: the server's stderr; waits for its address there, then for",
     "its health, and prints the address.",
+    "",
+    "webhooks listen [--port <port>] [--secret <secret>] [--host <address>]: a receiver for webhook notifications",
+    'on 127.0.0.1:4000 by default, printing each as it arrives on stdout, "verified", or "BAD SIGNATURE" (answered',
+    "401) when its x-voucherify-signature is not that of --secret.",
     "",
   ].join("\n");
 }

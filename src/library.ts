@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry as Registry } from "./domain/projects/registry.js";
 import type { Caps, ProjectDefaults } from "./domain/projects/settings.js";
+import type { Send, WebhookSettings } from "./domain/webhooks/dispatcher.js";
 import { type AppConfig, createApp as buildApp } from "./http/app.js";
 import { createHttpServer as buildHttpServer, type ConnectionLimits } from "./http/http-server.js";
 import type { InputLimits } from "./http/input-limits.js";
@@ -23,23 +24,47 @@ import { DEFAULTS, type Settings } from "./settings.js";
 export function projectDefaultsOf(
   settings: Pick<
     Settings,
-    "v2AuthMode" | "tokenGraceSeconds" | "tokenLimit" | "journalSize" | "rateLimitPerMinute" | "caps"
+    | "v2AuthMode"
+    | "tokenGraceSeconds"
+    | "tokenLimit"
+    | "journalSize"
+    | "rateLimitPerMinute"
+    | "caps"
+    | "webhookTimeoutMs"
+    | "webhookQueueLimit"
+    | "webhookOutboxSize"
+    | "webhookHosts"
   >,
 ): ProjectDefaults {
   const { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimitPerMinute, caps } = settings;
   const rateLimit = rateLimitPerMinute > 0 ? { limit: rateLimitPerMinute, window_seconds: 60 } : null;
-  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit, caps: { ...caps } };
+  const webhooks = {
+    timeoutMs: settings.webhookTimeoutMs,
+    queueLimit: settings.webhookQueueLimit,
+    outboxSize: settings.webhookOutboxSize,
+    hosts: settings.webhookHosts ?? [],
+  };
+  return { v2AuthMode, tokenGraceSeconds, tokenLimit, journalSize, rateLimit, caps: { ...caps }, webhooks };
 }
 
-/** Project defaults as a caller gives them: any of them, and any of the caps. */
-export type GivenDefaults = Partial<Omit<ProjectDefaults, "caps">> & { caps?: Partial<Caps> };
+/** Project defaults as a caller gives them: any of them, any of the caps and any of the webhook settings. */
+export type GivenDefaults = Partial<Omit<ProjectDefaults, "caps" | "webhooks">> & {
+  caps?: Partial<Caps>;
+  webhooks?: Partial<WebhookSettings>;
+};
 
 /** All projects of a server; the project defaults (and caps) the caller leaves out are the settings table's. */
 export class ProjectRegistry extends Registry {
-  constructor(options: { clock: Clock; documents?: ProjectDocument[]; defaults?: GivenDefaults }) {
+  constructor(options: {
+    clock: Clock;
+    documents?: ProjectDocument[];
+    defaults?: GivenDefaults;
+    send?: Send;
+  }) {
     const base = projectDefaultsOf(DEFAULTS);
     const caps = { ...base.caps, ...options.defaults?.caps };
-    super({ ...options, defaults: { ...base, ...options.defaults, caps } });
+    const webhooks = { ...base.webhooks, ...options.defaults?.webhooks };
+    super({ ...options, defaults: { ...base, ...options.defaults, caps, webhooks } });
   }
 }
 

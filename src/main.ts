@@ -6,6 +6,7 @@ import { type StartOptions, startServer } from "./server.js";
 import { readConfig, settingsOf } from "./settings.js";
 import { startFailure } from "./start-errors.js";
 import { runWait } from "./wait.js";
+import { runListen } from "./webhooks-listen.js";
 
 type Serve = Extract<CommandLine, { command: "serve" }>;
 
@@ -82,4 +83,9 @@ const line = commandLine();
 if (line.command === "help") process.stdout.write(usage());
 else if (line.command === "version") process.stdout.write(`${version()}\n`);
 else if (line.command === "wait") runWait(line, process.env).then((status) => process.exit(status));
+else if (line.command === "webhooks-listen")
+  runListen(line).catch((error: unknown) => {
+    process.stderr.write(`loyalty-mock: webhooks listen: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
 else void serve(line);

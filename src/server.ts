@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
 import type { Caps, V2AuthMode } from "./domain/projects/settings.js";
+import type { AllowedHosts } from "./domain/webhooks/target.js";
 import { createApp } from "./http/app.js";
 import type { CorsOrigins } from "./http/cors.js";
 import type { SpeedTricks } from "./http/fast/index.js";
@@ -65,6 +66,14 @@ export interface StartOptions {
   inputLimits?: Partial<InputLimits>;
   /** Most projects, and most keys, fault rules, events and card assignments per project. */
   caps?: Partial<Caps>;
+  /** Longest one webhook delivery may take. */
+  webhookTimeoutMs?: number;
+  /** Webhook deliveries that may wait per endpoint behind the one in flight. */
+  webhookQueueLimit?: number;
+  /** Webhook deliveries each project's outbox keeps. */
+  webhookOutboxSize?: number;
+  /** Hosts webhook URLs may name besides loopback, or `*` for any. */
+  webhookHosts?: AllowedHosts;
   /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
   speedTricks?: SpeedTricks;
 }
@@ -84,8 +93,9 @@ export interface RunningServer {
   /** Writes the state file now (when there is one); resolves once it is on disk. */
   save(): Promise<void>;
   /**
-   * Stops accepting connections, lets in-flight requests finish, then saves the state file (when there is one).
-   * Resolves once all of that is done.
+   * Stops accepting connections, lets in-flight requests finish, gives queued webhook deliveries a short grace
+   * (the timeout, at most 2 s) before aborting them, then saves the state file (when there is one). Resolves once
+   * all of that is done.
    */
   close(): Promise<void>;
 }
@@ -186,6 +196,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
       await drain(server, options.drainTimeoutMs);
+      // After the requests (their notifications are queued by then); a stuck receiver is cut off after a grace.
+      await registry.dispatcher.close();
       await stateStore?.close();
     },
   };

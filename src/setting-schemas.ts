@@ -59,3 +59,23 @@ export const corsOrigins = z
       ),
     ]),
   );
+
+/**
+ * Host names or addresses webhook URLs may name besides loopback, comma-separated, or `*` for any. Names are
+ * compared as the URL writes them (no lookup): `hooks.internal`, `10.0.0.5`, `::2`.
+ */
+export const webhookHosts = z
+  .string()
+  .transform((value) => value.split(",").map((part) => part.trim().toLowerCase()))
+  .pipe(
+    z.union([
+      z.tuple([z.literal("*")]).transform((): "*" => "*"),
+      z.array(
+        z
+          .string()
+          .regex(/^(\[?[0-9a-f:.]+\]?|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/, {
+            message: 'each entry must be a host name or an IP address (hooks.internal, 10.0.0.5), or "*"',
+          }),
+      ),
+    ]),
+  );

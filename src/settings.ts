@@ -3,7 +3,7 @@ import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
 import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
 import { deepFreeze } from "./platform/deep-freeze.js";
 import type { LogLevel } from "./platform/logger.js";
-import { corsOrigins, host, int, trustProxy } from "./setting-schemas.js";
+import { corsOrigins, host, int, trustProxy, webhookHosts } from "./setting-schemas.js";
 import {
   optionsFrom,
   readRows,
@@ -219,6 +219,37 @@ export const SETTINGS = {
     help: "most card assignments (publications) a project keeps; POST .../members is 409 past it",
     schema: int(1, 100_000_000),
     default: 100_000,
+  },
+  "caps.webhooksPerProject": {
+    env: "WEBHOOK_LIMIT",
+    help: "most webhook endpoints per project; 409 past it",
+    schema: int(1, 1_000_000),
+    default: 100,
+  },
+  // Webhooks (README "Webhooks"). The vendor gives its receivers 10 s to answer.
+  webhookTimeoutMs: {
+    env: "WEBHOOK_TIMEOUT_MS",
+    help: "longest one webhook delivery may take, connection to the answer's end; failed after it",
+    schema: int(100, 600_000),
+    default: 10_000,
+  },
+  webhookQueueLimit: {
+    env: "WEBHOOK_QUEUE_LIMIT",
+    help: "webhook deliveries that may wait per endpoint; past it a delivery is recorded as failed, not sent",
+    schema: int(1, 1_000_000),
+    default: 1000,
+  },
+  webhookOutboxSize: {
+    env: "WEBHOOK_OUTBOX_SIZE",
+    help: "webhook deliveries each project's outbox keeps (the newest; in memory only); 0 keeps none",
+    schema: int(0, 1_000_000),
+    default: 1000,
+  },
+  // Loopback only unless told otherwise: the control API must not be a way to make requests to other machines.
+  webhookHosts: {
+    env: "WEBHOOK_HOSTS",
+    help: "hosts webhook URLs may name besides loopback (comma-separated), or * for any",
+    schema: webhookHosts,
   },
 } as const satisfies SettingsTable;
 

@@ -173,6 +173,28 @@ describe("MEMBER_LIMIT: card assignments a project keeps", () => {
   });
 });
 
+describe("WEBHOOK_LIMIT: webhook endpoints per project", () => {
+  it("endpoint creations stop at the cap with nothing added; a deletion makes room", async () => {
+    const world = capped({ webhooksPerProject: 2 });
+    const path = "/__mock/projects/demo/webhooks";
+    const add = (port: number) =>
+      control(world.app, { method: "POST", path, body: { url: `http://127.0.0.1:${port}/hooks` } });
+    const first = await add(4001);
+    expect(first.status).toBe(201);
+    expect((await add(4002)).status).toBe(201);
+    const refused = await add(4003);
+    expectCap(refused, 2, "LOYALTY_MOCK_WEBHOOK_LIMIT", "webhook endpoints");
+    expect(refused.body.details).toMatch(/^The project already holds/);
+    expect(world.demo.webhooks.list().map((w) => w.url)).toEqual([
+      "http://127.0.0.1:4001/hooks",
+      "http://127.0.0.1:4002/hooks",
+    ]);
+    const deleted = await control(world.app, { method: "DELETE", path: `${path}/${first.body.id}` });
+    expect(deleted.status).toBe(204);
+    expect((await add(4003)).status).toBe(201);
+  });
+});
+
 describe("startServer's caps option", () => {
   it("reaches the registry, the rest keeping their defaults, over a listening server", async () => {
     const server = await startServer({
@@ -209,6 +231,7 @@ describe("the defaults", () => {
       faultsPerProject: 1000,
       eventsPerProject: 100_000,
       membersPerProject: 100_000,
+      webhooksPerProject: 100,
     });
     expect(buildWorld().registry.defaults.caps).toEqual(DEFAULTS.caps);
   });

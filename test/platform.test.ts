@@ -107,6 +107,10 @@ describe("settings", () => {
       FAULT_LIMIT: 1000,
       EVENT_LIMIT: 100_000,
       MEMBER_LIMIT: 100_000,
+      WEBHOOK_LIMIT: 100,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_QUEUE_LIMIT: 1000,
+      WEBHOOK_OUTBOX_SIZE: 1000,
     });
   });
 

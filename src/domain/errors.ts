@@ -105,7 +105,9 @@ export type ResourceType =
   | "vl_tier"
   | "vl_incentive"
   | "vl_segment"
-  | "fault";
+  | "fault"
+  | "webhook"
+  | "webhook_delivery";
 
 export function notFound(resourceType: ResourceType, id: string): ApiError {
   return apiError("not_found", {

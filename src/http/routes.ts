@@ -1,8 +1,11 @@
 import type { IRouter, RequestHandler } from "express";
+import type { AuthContext } from "../domain/auth/authenticate.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
+import type { NotificationCause } from "../domain/webhooks/envelope.js";
+import type { Notify } from "../domain/webhooks/notification.js";
 import { requireAuth } from "./authenticate.js";
 import { formBody, jsonBody } from "./body.js";
-import { getAuth, getInput } from "./context.js";
+import { getAuth, getInput, requestIdOf } from "./context.js";
 import { methodNotAllowed, notAcceptable, notEmulated } from "./errors.js";
 import { expressPath, OPERATIONS, type Operation } from "./operations.js";
 import { realOperationsFor } from "./real-operations.js";
@@ -56,6 +59,16 @@ const realButNotEmulated: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * What the envelope's `event` says caused a notification: the request (`group_id`) and the key behind it, by its
+ * name in the project (`api_key.name`; its app id when it has none), for key pairs and the key's tokens alike.
+ */
+export function causeOf(auth: AuthContext, requestId: string): NotificationCause {
+  const appId = auth.key?.app_id ?? auth.token?.appId ?? "";
+  const key = auth.key ?? auth.project.apiKeys.find(appId);
+  return { requestId, apiKey: { name: key?.name ?? appId, app_id: appId } };
+}
+
 export interface OperationDeps {
   registry: ProjectRegistry;
   bodyLimit: number;
@@ -75,8 +88,10 @@ function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): Reque
     ...(schema ? [validate(schema)] : []),
     (req, res) => {
       const input = schema ? getInput(res) : { params: req.params, body: req.body };
-      // Webhook delivery is wired in by the webhooks work (issue 16); until then notifications go nowhere.
-      res.json(row.run({ registry, auth: getAuth(res), input, notify: () => {} }));
+      const auth = getAuth(res);
+      const notify: Notify = (notifications) =>
+        registry.dispatcher.notify(auth.project, notifications, causeOf(auth, requestIdOf(req)));
+      res.json(row.run({ registry, auth, input, notify }));
     },
   ];
 }

@@ -13,6 +13,7 @@ export const COLLECTIONS = [
   "earning_rules",
   "event_schemas",
   "events",
+  "webhooks",
 ] as const;
 
 export type CollectionName = (typeof COLLECTIONS)[number];

@@ -12,6 +12,7 @@ import { publicationSchema } from "../publications/publication.js";
 import { segmentSchema } from "../segments/segment.js";
 import { tierStructureSchema } from "../tiers/tier-structure.js";
 import { voucherSchema } from "../vouchers/voucher.js";
+import { webhookSchema } from "../webhooks/endpoint.js";
 import { checkReferences } from "./references.js";
 import { projectSettingsSchema } from "./settings.js";
 
@@ -53,6 +54,7 @@ export const projectDocumentSchema = z
     earning_rules: z.array(earningRuleSchema).default([]),
     event_schemas: z.array(eventSchemaSchema).default([]),
     events: z.array(recordedEventSchema).default([]),
+    webhooks: z.array(webhookSchema).default([]),
   })
   .superRefine(checkReferences);
 

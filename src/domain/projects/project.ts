@@ -19,6 +19,8 @@ import { SegmentStore } from "../segments/segment.js";
 import { TierStructureStore } from "../tiers/tier-structure.js";
 import { publishCount, VoucherStore } from "../vouchers/voucher.js";
 import { publishSummary } from "../vouchers/voucher-view.js";
+import { WebhookStore } from "../webhooks/endpoint.js";
+import { Outbox } from "../webhooks/outbox.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
 
@@ -46,6 +48,7 @@ export class Project {
   readonly earningRules: EarningRuleStore;
   readonly eventSchemas: EventSchemaStore;
   readonly events: EventStore;
+  readonly webhooks: WebhookStore;
 
   /**
    * What the control API observes and steers, kept with the project so that a reset or a deletion takes it along
@@ -54,6 +57,8 @@ export class Project {
   readonly journal = new RequestJournal(0);
   readonly faults = new FaultRules();
   readonly rateLimiter = new RateLimiter();
+  /** The webhook deliveries made for this project's notifications (the audit log's "webhook send outs"). */
+  readonly outbox = new Outbox();
 
   constructor(document: ProjectDocument, rootClock: Clock) {
     // Frozen, not copied: the stores share its records and only ever replace them, so the registry can keep the
@@ -82,6 +87,7 @@ export class Project {
     this.earningRules = new EarningRuleStore(doc.earning_rules);
     this.eventSchemas = new EventSchemaStore(doc.event_schemas);
     this.events = new EventStore(doc.events);
+    this.webhooks = new WebhookStore(doc.webhooks);
   }
 
   /**
@@ -103,6 +109,7 @@ export class Project {
       earning_rules: this.earningRules,
       event_schemas: this.eventSchemas,
       events: this.events,
+      webhooks: this.webhooks,
     };
     for (const [collection, store] of Object.entries(stores) as [CollectionName, typeof stores.tokens][])
       store.watch(watcher && ((key, deleted) => watcher(collection, key, deleted)));
@@ -117,6 +124,7 @@ export class Project {
       journalSize: this.settings.journal_size ?? defaults.journalSize,
       rateLimit: this.settings.rate_limit ?? defaults.rateLimit,
       caps: defaults.caps,
+      webhooks: defaults.webhooks,
     };
   }
 

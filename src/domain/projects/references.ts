@@ -32,6 +32,7 @@ interface Doc {
   earning_rules: { id: string; campaign_id: string; event: string; incentive_id: string | null }[];
   event_schemas: { id: string; name: string }[];
   events: { id: string; customer_id: string }[];
+  webhooks: { id: string }[];
 }
 
 function issue(ctx: Ctx, path: Path, message: string): void {

@@ -1,6 +1,7 @@
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
+import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
@@ -30,6 +31,8 @@ export interface RegistryWatcher {
 export class ProjectRegistry {
   readonly clock: Clock;
   readonly defaults: ProjectDefaults;
+  /** Sends every project's webhook notifications; one per server, so its settings and shutdown are the server's. */
+  readonly dispatcher: WebhookDispatcher;
   readonly #projects = new Map<string, Project>();
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #projectByAppId = new Map<string, Project>();
@@ -37,9 +40,16 @@ export class ProjectRegistry {
   #watcher: RegistryWatcher | undefined;
 
   /** `defaults`: the server-wide settings each project falls back on (the entry points take them from src/settings.ts). */
-  constructor(options: { clock: Clock; defaults: ProjectDefaults; documents?: ProjectDocument[] }) {
+  /** `send`: how a delivery is POSTed (node:http by default). */
+  constructor(options: {
+    clock: Clock;
+    defaults: ProjectDefaults;
+    documents?: ProjectDocument[];
+    send?: Send;
+  }) {
     this.clock = options.clock;
     this.defaults = { ...options.defaults };
+    this.dispatcher = new WebhookDispatcher(this.defaults.webhooks, options.send);
     for (const document of options.documents ?? []) this.add(document);
   }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { WebhookSettings } from "../webhooks/dispatcher.js";
 
 /**
  * How v2 operations authenticate. `strict`: the bearer token and the key pair, all three headers, as the spec lists
@@ -28,7 +29,6 @@ export const MAX_JOURNAL_SIZE = 100_000;
  * are bounded through them: an event or an assignment adds at most one customer, an assignment one publication
  * and at most one card. Caps count what a project holds, fixtures included, and apply to what the API adds;
  * fixtures, state files and state imports are loaded whole (imports are bounded by their body limit).
- * Webhook endpoints (issue 16) do not exist yet: when they do, they need a cap here too.
  */
 export interface Caps {
   /** Projects of the server (POST /__mock/projects). */
@@ -41,6 +41,8 @@ export interface Caps {
   eventsPerProject: number;
   /** Publications (loyalty card assignments) a project keeps (POST /v1/loyalties/{campaignId}/members). */
   membersPerProject: number;
+  /** Webhook endpoints of a project (POST .../webhooks). */
+  webhooksPerProject: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export const CAP_VARIABLES = {
   faultsPerProject: "LOYALTY_MOCK_FAULT_LIMIT",
   eventsPerProject: "LOYALTY_MOCK_EVENT_LIMIT",
   membersPerProject: "LOYALTY_MOCK_MEMBER_LIMIT",
+  webhooksPerProject: "LOYALTY_MOCK_WEBHOOK_LIMIT",
 } as const satisfies Record<keyof Caps, string>;
 
 /** Server-wide settings; a project's own settings override them one by one. */
@@ -66,6 +69,8 @@ export interface ProjectDefaults {
   rateLimit: RateLimit | null;
   /** Server-wide only: a project cannot raise its own. */
   caps: Caps;
+  /** How webhooks are delivered (server-wide only). */
+  webhooks: WebhookSettings;
 }
 
 export const projectSettingsSchema = z.strictObject({

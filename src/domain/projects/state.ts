@@ -50,6 +50,7 @@ export const EXPORT_ORDER: readonly CollectionName[] = [
   "earning_rules",
   "event_schemas",
   "events",
+  "webhooks",
 ];
 
 /**
@@ -73,6 +74,7 @@ export function projectState(project: Project): ProjectDocument {
     earning_rules: project.earningRules.list(),
     event_schemas: project.eventSchemas.list(),
     events: project.events.list(),
+    webhooks: project.webhooks.list(),
   };
   return { project: projectHeader(project), ...collections };
 }
@@ -141,6 +143,7 @@ const STORE_OF: {
   earning_rules: (project) => project.earningRules,
   event_schemas: (project) => project.eventSchemas,
   events: (project) => project.events,
+  webhooks: (project) => project.webhooks,
 };
 
 /** The `project` part of a project's document: what is not in a collection. */

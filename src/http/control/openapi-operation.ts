@@ -6,7 +6,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input (invalid_payload, details name the property or parameter)",
   401: `The admin token is missing or wrong (only when the server has one)`,
   404: "Unknown project, or unknown record in it (not_found)",
-  409: "Conflicts with an existing project id or app id (conflict)",
+  409: "Conflicts with the state of the project or server (conflict, limit_exceeded)",
   413: "Body over the size limit (query_too_large)",
   415: "A body in another type than JSON (unsupported_media_type)",
 };
@@ -17,7 +17,8 @@ export interface Operation {
   params?: string[];
   query?: Schema[];
   body?: Schema;
-  status?: 200 | 201;
+  /** 204: no body, and `ok` is not used. */
+  status?: 200 | 201 | 202 | 204;
   ok: Schema;
   errors?: number[];
 }
@@ -30,7 +31,10 @@ export function operation(tag: string, op: Operation): Schema {
   const errors = [401, ...(op.params?.length ? [404] : []), ...(op.errors ?? [])];
   if (op.body) errors.push(400, 413, 415);
   const responses: Schema = {
-    [op.status ?? 200]: { description: "Success", content: { "application/json": { schema: op.ok } } },
+    [op.status ?? 200]:
+      op.status === 204
+        ? { description: "Success, no content" }
+        : { description: "Success", content: { "application/json": { schema: op.ok } } },
   };
   for (const status of [...new Set(errors)].sort())
     responses[status] = {

@@ -8,6 +8,7 @@ import {
   viewPaths,
 } from "./openapi-paths.js";
 import { componentSchemas } from "./openapi-schemas.js";
+import { webhookPaths, webhookSchemas } from "./openapi-webhooks.js";
 import { VERSION } from "./version.js";
 
 let cached: Schema | undefined;
@@ -20,13 +21,13 @@ export function controlOpenApi(): Schema {
       title: "loyalty-mock control API",
       version: VERSION,
       description:
-        "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings " +
-        "and read-only views of their data. Errors use the service's error object.",
+        "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings, " +
+        "webhook endpoints and deliveries, and read-only views of their data. Errors use the service's error object.",
     },
     security: [{}, { adminToken: [] }],
     components: {
       securitySchemes: { adminToken: { type: "apiKey", in: "header", name: ADMIN_TOKEN_HEADER } },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...webhookSchemas() },
     },
     paths: {
       ...projectPaths(),
@@ -34,6 +35,7 @@ export function controlOpenApi(): Schema {
       ...journalAndFaultPaths(),
       ...settingsPaths(),
       ...viewPaths(),
+      ...webhookPaths(),
     },
   };
   return cached;

@@ -10,6 +10,7 @@ import { projectRoutes } from "./projects.js";
 import { requestRoutes } from "./requests.js";
 import { settingsRoutes } from "./settings.js";
 import { viewRoutes } from "./views.js";
+import { webhookRoutes } from "./webhooks.js";
 
 export interface ControlOptions {
   /** More control routes (such as project state export and import), mounted behind the admin token check. */
@@ -31,6 +32,7 @@ export function controlRouter(deps: ControlDeps, options: ControlOptions = {}): 
   faultRoutes(router, deps);
   settingsRoutes(router, deps);
   viewRoutes(router, deps);
+  webhookRoutes(router, deps);
   for (const extension of options.extensions ?? []) router.use(extension);
   // Unknown control paths end here rather than falling through to the service's routes and the journal.
   router.use((req) => {
