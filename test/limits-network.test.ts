@@ -164,8 +164,13 @@ describe("HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS: slow clients", () => {
     for (let i = 0; i < 20; i++) await serves();
     await Promise.all(closed);
     expect(sockets.every((socket) => socket.destroyed)).toBe(true);
-    const open = await new Promise<number>((resolve) => server.server.getConnections((_e, n) => resolve(n)));
-    expect(open).toBe(0);
+    // The server may not have seen the last served connection's close yet when its answer has arrived here (a
+    // busy machine widens that moment): give it a second to, then every connection must be gone.
+    const connections = () =>
+      new Promise<number>((resolve) => server.server.getConnections((_e, n) => resolve(n)));
+    for (let waited = 0; (await connections()) > 0 && waited < 1000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await connections()).toBe(0);
   });
 });
 
