@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
@@ -22,23 +21,38 @@ export function logFilesOf(file: string): { gen: number; path: string }[] {
     .sort((a, b) => a.gen - b.gen);
 }
 
-/** The lines of a file with their numbers, read in chunks: a state of a million cards is never one string. */
-export function* fileLines(path: string): Generator<{ text: string; number: number; ended: boolean }> {
+/**
+ * The lines of a file with their numbers, read in chunks: a state of a million cards is never one string. Each
+ * chunk is cut at its last newline and decoded once, with no decoder state carried across; `onBytes` sees the
+ * raw bytes of each run of whole lines before they are yielded (the snapshot's checksum is taken on them, so
+ * no line is encoded back to bytes to be hashed). A line longer than the buffer grows it.
+ */
+export function* fileLines(
+  path: string,
+  onBytes?: (bytes: Buffer) => void,
+): Generator<{ text: string; number: number; ended: boolean }> {
   const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
-    const decoder = new StringDecoder("utf8");
-    let rest = "";
+    let buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+    let kept = 0;
     let number = 0;
     for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (kept === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const read = readSync(fd, buffer, kept, buffer.length - kept, null);
       if (read === 0) break;
-      const parts = (rest + decoder.write(buffer.subarray(0, read))).split("\n");
-      rest = parts.pop() ?? "";
-      for (const text of parts) yield { text, number: ++number, ended: true };
+      const filled = kept + read;
+      const last = buffer.lastIndexOf(10, filled - 1);
+      if (last < kept) {
+        kept = filled;
+        continue;
+      }
+      onBytes?.(buffer.subarray(0, last + 1));
+      for (const text of buffer.toString("utf8", 0, last).split("\n"))
+        yield { text, number: ++number, ended: true };
+      buffer.copy(buffer, 0, last + 1, filled);
+      kept = filled - last - 1;
     }
-    rest += decoder.end();
-    if (rest !== "") yield { text: rest, number: number + 1, ended: false };
+    if (kept > 0) yield { text: buffer.toString("utf8", 0, kept), number: number + 1, ended: false };
   } finally {
     closeSync(fd);
   }
@@ -158,23 +172,31 @@ export interface Replay {
   fromLogs: WeakSet<object>;
 }
 
+/** Where the end line of a snapshot starts in a run of whole lines, or -1. */
+const END_LINE = Buffer.from('\n{"o":"end"');
+function endLineIn(bytes: Buffer): number {
+  if (bytes.subarray(0, END_LINE.length - 1).equals(END_LINE.subarray(1))) return 0;
+  const at = bytes.indexOf(END_LINE);
+  return at < 0 ? -1 : at + 1;
+}
+
 export function replayState(file: string): Replay {
   const projects = new Map<string, Replayed>();
   let gen = 0;
   let ended = false;
+  // The checksum covers the bytes before the end line, hashed as read.
   const hash = createHash("sha256");
-  let unhashed: string[] = [];
+  let hashing = true;
+  const hashBytes = (bytes: Buffer) => {
+    if (!hashing) return;
+    const end = endLineIn(bytes);
+    hash.update(end < 0 ? bytes : bytes.subarray(0, end));
+    hashing = end < 0;
+  };
   let checksummed = false;
-  for (const { text, number } of fileLines(file)) {
+  for (const { text, number } of fileLines(file, hashBytes)) {
     const where = `line ${number}`;
     const line = parseLine(text);
-    if (line?.o !== "end") {
-      unhashed.push(text, "\n");
-      if (unhashed.length > 4096) {
-        hash.update(unhashed.join(""));
-        unhashed = [];
-      }
-    }
     if (number === 1) {
       if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
         throw new StateFileError(file, `${where}: not the head of a state snapshot`);
@@ -183,8 +205,7 @@ export function replayState(file: string): Replay {
     }
     if (line?.o === "end") {
       ended = true;
-      hash.update(unhashed.join(""));
-      if (line.sha256 !== undefined && line.sha256 !== hash.digest("hex"))
+      if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
         throw new StateFileError(
           file,
           `${where}: the snapshot does not match its checksum (damaged or edited)`,
