@@ -146,7 +146,15 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): 
   return false;
 }
 
+/**
+ * A `same` line as snapshots write it, with no escape in its strings: half of a million-card snapshot's lines,
+ * read without JSON.parse (this is about twice as fast, and any other spelling goes through JSON.parse).
+ */
+const SAME_LINE = /^\{"o":"same","p":"([^"\\]*)","c":"([a-z_]+)","k":"([^"\\]*)","i":(\d+)\}$/;
+
 function parseLine(text: string): Record<string, unknown> | undefined {
+  const same = text.charCodeAt(6) === 115 ? SAME_LINE.exec(text) : null; // "s" of "same"
+  if (same) return { o: "same", p: same[1], c: same[2], k: same[3], i: Number(same[4]) };
   try {
     const value = JSON.parse(text) as unknown;
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
@@ -172,12 +180,14 @@ export interface Replay {
   fromLogs: WeakSet<object>;
 }
 
-/** Where the end line of a snapshot starts in a run of whole lines, or -1. */
-const END_LINE = Buffer.from('\n{"o":"end"');
+/**
+ * Where the end line of a snapshot starts in a run of whole lines, or -1. Only a run's last line is looked at:
+ * the server writes the end line last, and a file with anything after it fails its checksum.
+ */
+const END_LINE = Buffer.from('{"o":"end"');
 function endLineIn(bytes: Buffer): number {
-  if (bytes.subarray(0, END_LINE.length - 1).equals(END_LINE.subarray(1))) return 0;
-  const at = bytes.indexOf(END_LINE);
-  return at < 0 ? -1 : at + 1;
+  const start = bytes.lastIndexOf(10, bytes.length - 2) + 1;
+  return bytes.subarray(start, start + END_LINE.length).equals(END_LINE) ? start : -1;
 }
 
 export function replayState(file: string): Replay {
