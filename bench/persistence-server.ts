@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -28,6 +29,33 @@ export interface ServerResult {
   exportMiB: number;
   exportMs: number;
   rssPeakDuringExportMiB: number;
+  /** Clients that ask for the export and never read it, held open for 10 s (within the write timeout). */
+  nonReaders: number;
+  rssPeakWithNonReadersMiB: number;
+  /** A GET location answered meanwhile, in ms. */
+  getWithNonReadersMs: number;
+}
+
+const NON_READERS = 100;
+
+/** `count` clients ask for the export and never read a byte; RSS peak over `ms`, then a GET's time. */
+async function nonReaders(url: string, pid: number, count: number, ms: number) {
+  const { hostname, port } = new URL(url);
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = connect(Number(port), hostname);
+    socket.on("error", () => undefined);
+    socket.write(`GET /__mock/projects/bench/state HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    socket.pause();
+    sockets.push(socket);
+  }
+  const held = await peakRss(pid, new Promise((resolve) => setTimeout(resolve, ms)));
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/locations/${BENCH_LOCATION}`, { headers: BENCH_KEYS });
+  await res.arrayBuffer();
+  const getMs = performance.now() - started;
+  for (const socket of sockets) socket.destroy();
+  return { peak: held.peak, getMs };
 }
 
 interface Child {
@@ -159,6 +187,7 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
   const exportStarted = performance.now();
   const exported = await peakRss(pid, readExport(second.url));
   const exportMs = performance.now() - exportStarted;
+  const held = await nonReaders(second.url, pid, NON_READERS, 10_000);
   await stop(second);
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -179,5 +208,8 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     exportMiB: exported.value / 2 ** 20,
     exportMs,
     rssPeakDuringExportMiB: exported.peak,
+    nonReaders: NON_READERS,
+    rssPeakWithNonReadersMiB: held.peak,
+    getWithNonReadersMs: held.getMs,
   };
 }
