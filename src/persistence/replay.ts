@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import { KeyedRecords } from "./keyed-records.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
 export const SNAPSHOT_VERSION = 2;
@@ -58,10 +59,9 @@ export function* fileLines(
   }
 }
 
-type Records = Map<string, unknown>;
 interface Replayed {
   fixtures: { header: unknown; collections: Record<CollectionName, unknown[]> };
-  state: { header: unknown; collections: Record<CollectionName, Records> };
+  state: { header: unknown; collections: Record<CollectionName, KeyedRecords> };
 }
 
 /** How a record is keyed in its store, and so in the log (see Project.watch). */
@@ -81,8 +81,9 @@ function documentParts(document: unknown): {
 }
 
 function stateFrom(parts: { header: unknown; collections: Record<CollectionName, unknown[]> }) {
-  const collections = {} as Record<CollectionName, Records>;
-  for (const c of COLLECTIONS) collections[c] = new Map(parts.collections[c].map((r) => [keyOf(c, r), r]));
+  const collections = {} as Record<CollectionName, KeyedRecords>;
+  for (const c of COLLECTIONS)
+    collections[c] = new KeyedRecords((r) => keyOf(c, r), [...parts.collections[c]]);
   return { header: parts.header, collections };
 }
 
@@ -90,8 +91,11 @@ function emptyParts(header: unknown) {
   return documentParts({ project: header });
 }
 
-/** Applies one line to the projects being rebuilt; false for a line it does not know. */
-function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): boolean {
+/**
+ * Applies one line to the projects being rebuilt; false for a line it does not know. A snapshot's record lines
+ * (`inSnapshot`) each bring a key of their own and are appended; a log's may write over a record or delete it.
+ */
+function apply(projects: Map<string, Replayed>, line: Record<string, unknown>, inSnapshot = false): boolean {
   const id = String(line.p);
   const project = projects.get(id);
   switch (line.o) {
@@ -130,13 +134,15 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): 
       project.fixtures.collections[c].push(line.r);
       return true;
     case "put":
-      project.state.collections[c].set(String(line.k), line.r);
+      if (inSnapshot) project.state.collections[c].append(line.r);
+      else project.state.collections[c].set(String(line.k), line.r);
       return true;
     case "same": {
       const record = project.fixtures.collections[c]?.[Number(line.i)];
       if (record === undefined)
         throw new Error(`names fixture record ${String(line.i)} of ${c}, which is not there`);
-      project.state.collections[c].set(String(line.k), record);
+      if (inSnapshot) project.state.collections[c].append(record);
+      else project.state.collections[c].set(String(line.k), record);
       return true;
     }
     case "del":
@@ -224,7 +230,7 @@ export function replayState(file: string): Replay {
       break;
     }
     try {
-      if (!line || !apply(projects, line)) throw new Error("not a line of a state snapshot");
+      if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
     } catch (error) {
       throw new StateFileError(file, `${where}: ${(error as Error).message}`);
     }
@@ -287,7 +293,7 @@ function toSaved(project: Replayed): SavedProject {
   const state: Record<string, unknown> = { project: project.state.header };
   const fixtures: Record<string, unknown> = { project: project.fixtures.header };
   for (const c of COLLECTIONS) {
-    state[c] = [...project.state.collections[c].values()];
+    state[c] = project.state.collections[c].values();
     fixtures[c] = project.fixtures.collections[c];
   }
   return { fixtures, state } as unknown as SavedProject;
