@@ -7,7 +7,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { residentMiB, serverSettings } from "./targets.js";
+import { cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
 
 /** The issue's targets on the real server (`node dist/main.js`) with STATE_FILE and STATE_SYNC=always. */
 export interface ServerResult {
@@ -18,6 +18,7 @@ export interface ServerResult {
   sigtermMs: number;
   sigtermCode: number | null;
   restartMs: number;
+  restartCpuMs: number;
   tokensAfterRestart: number;
   tokensAcknowledged: number;
   /** GET location at 10 connections while the restart's background snapshot is written. */
@@ -62,6 +63,8 @@ interface Child {
   child: ChildProcess;
   url: string;
   readyMs: number;
+  /** CPU time the process used until ready: what the start costs, whatever else the machine is doing. */
+  readyCpuMs: number;
   exited: Promise<number | null>;
 }
 
@@ -91,7 +94,8 @@ async function start(env: Record<string, string>): Promise<Child> {
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return { child, url, readyMs: performance.now() - started, exited };
+  const readyMs = performance.now() - started;
+  return { child, url, readyMs, readyCpuMs: (await cpuTimeMs(child.pid as number)) ?? Number.NaN, exited };
 }
 
 async function stop(server: Child): Promise<{ ms: number; code: number | null }> {
@@ -198,6 +202,7 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     sigtermMs: sigterm.ms,
     sigtermCode: sigterm.code,
     restartMs: second.readyMs,
+    restartCpuMs: second.readyCpuMs,
     tokensAfterRestart: project.counts?.tokens ?? -1,
     tokensAcknowledged: writes["2xx"],
     getP99Ms: during.value.latency.p99,
