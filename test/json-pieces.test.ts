@@ -35,7 +35,7 @@ describe("JsonPieces: a document read as its bytes arrive", () => {
         const text = JSON.stringify(value, null, spaced ? 1 : undefined);
         expect(read(text, at)).toStrictEqual(JSON.parse(text));
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -92,7 +92,7 @@ describe("JsonPieces: a document read as its bytes arrive", () => {
           expect(outcome(() => read(spoiled, cut))).toStrictEqual(expected);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 250 },
     );
   });
 });
