@@ -82,3 +82,19 @@ describe("PUT state, read as it arrives", () => {
     expect(world.registry.get("demo")).toBe(world.demo);
   });
 });
+
+describe("PUT state, bodies left to body-parser", () => {
+  it("answers a body that is not an object or array, and one with a byte order mark, as body-parser does", async () => {
+    const world = buildWorld();
+    const notObject = await putChunked(world.app, ' "demo"', 3);
+    expect(notObject.status).toBe(400);
+    expect(notObject.body).toMatchObject({
+      key: "invalid_payload",
+      // body-parser's strict mode: JSON.parse's message for the text with everything from "demo" on spoiled.
+      details: `Request body is not valid JSON: Unexpected token '"', " "demo"" is not valid JSON`,
+    });
+    const exported = (await request(world.app).get(STATE)).text;
+    const withMark = await putChunked(world.app, `\uFEFF${exported}`, 65536);
+    expect(withMark.status).toBe(200);
+  });
+});
