@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileLines } from "../src/persistence/replay.js";
+import { fileLines } from "../src/persistence/file-lines.js";
 
 const dir = mkdtempSync(join(tmpdir(), "file-lines-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
