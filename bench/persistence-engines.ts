@@ -24,6 +24,9 @@ export interface EngineResult {
   writeBlockMs: number;
   snapshotMs: number;
   snapshotBlockMs: number;
+  /** The longest gap in the snapshot's event loop, and the CPU the process used in it (see `blocked`). */
+  snapshotGapMs?: number;
+  snapshotGapCpuMs?: number;
   restartMs: number;
   diskMiB: number;
 }
@@ -66,17 +69,36 @@ export function newRegistry(cards: number): ProjectRegistry {
   });
 }
 
-/** Runs `task` while measuring the longest event-loop block, in ms. */
-export async function blocked<T>(task: () => Promise<T>): Promise<{ value: T; blockMs: number; ms: number }> {
+/**
+ * Runs `task` while measuring the longest event-loop block, in ms, and the CPU time the process used during the
+ * longest gap a 5 ms timer saw (all its threads: the loop's work, the GC's helpers, the file writes). A gap much
+ * longer than the CPU used in it is the process waiting for a core (other work on the machine), not ours.
+ */
+export async function blocked<T>(
+  task: () => Promise<T>,
+): Promise<{ value: T; blockMs: number; ms: number; gapMs: number; gapCpuMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  let last = { at: performance.now(), cpu: cpuMs() };
+  let longest = { gapMs: 0, gapCpuMs: 0 };
+  const probe = setInterval(() => {
+    const now = { at: performance.now(), cpu: cpuMs() };
+    if (now.at - last.at > longest.gapMs)
+      longest = { gapMs: now.at - last.at - 5, gapCpuMs: now.cpu - last.cpu };
+    last = now;
+  }, 5);
   const started = performance.now();
   const value = await task();
   const ms = performance.now() - started;
   // A task that blocked to the end shows only once the histogram's timer fires after it.
   await new Promise((resolve) => setTimeout(resolve, 20));
+  clearInterval(probe);
   histogram.disable();
-  return { value, blockMs: histogram.max / 1e6, ms };
+  return { value, blockMs: histogram.max / 1e6, ms, ...longest };
 }
 
 /** Ten writers, each changing a random card and waiting for `durable`, for `seconds`; acknowledged writes/s. */
@@ -133,6 +155,8 @@ export async function benchLog(cards: number, seconds: number): Promise<EngineRe
     writeBlockMs: run.blockMs,
     snapshotMs: snapshot.ms,
     snapshotBlockMs: snapshot.blockMs,
+    snapshotGapMs: snapshot.gapMs,
+    snapshotGapCpuMs: snapshot.gapCpuMs,
     restartMs: restart.ms,
     diskMiB: diskMiB(dir),
   };

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { residentMiB, serverSettings } from "./targets.js";
+import { cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
 
 /** The issue's targets on the real server (`node dist/main.js`) with STATE_FILE and STATE_SYNC=always. */
 export interface ServerResult {
@@ -17,6 +18,7 @@ export interface ServerResult {
   sigtermMs: number;
   sigtermCode: number | null;
   restartMs: number;
+  restartCpuMs: number;
   tokensAfterRestart: number;
   tokensAcknowledged: number;
   /** GET location at 10 connections while the restart's background snapshot is written. */
@@ -28,12 +30,41 @@ export interface ServerResult {
   exportMiB: number;
   exportMs: number;
   rssPeakDuringExportMiB: number;
+  /** Clients that ask for the export and never read it, held open for 10 s (within the write timeout). */
+  nonReaders: number;
+  rssPeakWithNonReadersMiB: number;
+  /** A GET location answered meanwhile, in ms. */
+  getWithNonReadersMs: number;
+}
+
+const NON_READERS = 100;
+
+/** `count` clients ask for the export and never read a byte; RSS peak over `ms`, then a GET's time. */
+async function nonReaders(url: string, pid: number, count: number, ms: number) {
+  const { hostname, port } = new URL(url);
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = connect(Number(port), hostname);
+    socket.on("error", () => undefined);
+    socket.write(`GET /__mock/projects/bench/state HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    socket.pause();
+    sockets.push(socket);
+  }
+  const held = await peakRss(pid, new Promise((resolve) => setTimeout(resolve, ms)));
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/locations/${BENCH_LOCATION}`, { headers: BENCH_KEYS });
+  await res.arrayBuffer();
+  const getMs = performance.now() - started;
+  for (const socket of sockets) socket.destroy();
+  return { peak: held.peak, getMs };
 }
 
 interface Child {
   child: ChildProcess;
   url: string;
   readyMs: number;
+  /** CPU time the process used until ready: what the start costs, whatever else the machine is doing. */
+  readyCpuMs: number;
   exited: Promise<number | null>;
 }
 
@@ -63,7 +94,8 @@ async function start(env: Record<string, string>): Promise<Child> {
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return { child, url, readyMs: performance.now() - started, exited };
+  const readyMs = performance.now() - started;
+  return { child, url, readyMs, readyCpuMs: (await cpuTimeMs(child.pid as number)) ?? Number.NaN, exited };
 }
 
 async function stop(server: Child): Promise<{ ms: number; code: number | null }> {
@@ -159,6 +191,7 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
   const exportStarted = performance.now();
   const exported = await peakRss(pid, readExport(second.url));
   const exportMs = performance.now() - exportStarted;
+  const held = await nonReaders(second.url, pid, NON_READERS, 10_000);
   await stop(second);
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -169,6 +202,7 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     sigtermMs: sigterm.ms,
     sigtermCode: sigterm.code,
     restartMs: second.readyMs,
+    restartCpuMs: second.readyCpuMs,
     tokensAfterRestart: project.counts?.tokens ?? -1,
     tokensAcknowledged: writes["2xx"],
     getP99Ms: during.value.latency.p99,
@@ -179,5 +213,8 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     exportMiB: exported.value / 2 ** 20,
     exportMs,
     rssPeakDuringExportMiB: exported.peak,
+    nonReaders: NON_READERS,
+    rssPeakWithNonReadersMiB: held.peak,
+    getWithNonReadersMs: held.getMs,
   };
 }

@@ -158,7 +158,7 @@ function recordLines(project: Project, records: Map<string, boolean>): string {
  * the caller writes a slice and lets the event loop run before asking for the next, so a million records never
  * block it. Records change while it runs; the log written since the snapshot began corrects them on replay.
  */
-export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 256 * 1024): Generator<string> {
+export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 1024): Generator<string> {
   let slice: string[] = [];
   let size = 0;
   const push = (text: string) => {

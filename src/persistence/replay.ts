@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import { endLineIn, fileLines, parseLine } from "./file-lines.js";
+import { KeyedRecords } from "./keyed-records.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
 export const SNAPSHOT_VERSION = 2;
@@ -22,32 +23,9 @@ export function logFilesOf(file: string): { gen: number; path: string }[] {
     .sort((a, b) => a.gen - b.gen);
 }
 
-/** The lines of a file with their numbers, read in chunks: a state of a million cards is never one string. */
-export function* fileLines(path: string): Generator<{ text: string; number: number; ended: boolean }> {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
-    const decoder = new StringDecoder("utf8");
-    let rest = "";
-    let number = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
-      if (read === 0) break;
-      const parts = (rest + decoder.write(buffer.subarray(0, read))).split("\n");
-      rest = parts.pop() ?? "";
-      for (const text of parts) yield { text, number: ++number, ended: true };
-    }
-    rest += decoder.end();
-    if (rest !== "") yield { text: rest, number: number + 1, ended: false };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-type Records = Map<string, unknown>;
 interface Replayed {
   fixtures: { header: unknown; collections: Record<CollectionName, unknown[]> };
-  state: { header: unknown; collections: Record<CollectionName, Records> };
+  state: { header: unknown; collections: Record<CollectionName, KeyedRecords> };
 }
 
 /** How a record is keyed in its store, and so in the log (see Project.watch). */
@@ -67,8 +45,9 @@ function documentParts(document: unknown): {
 }
 
 function stateFrom(parts: { header: unknown; collections: Record<CollectionName, unknown[]> }) {
-  const collections = {} as Record<CollectionName, Records>;
-  for (const c of COLLECTIONS) collections[c] = new Map(parts.collections[c].map((r) => [keyOf(c, r), r]));
+  const collections = {} as Record<CollectionName, KeyedRecords>;
+  for (const c of COLLECTIONS)
+    collections[c] = new KeyedRecords((r) => keyOf(c, r), [...parts.collections[c]]);
   return { header: parts.header, collections };
 }
 
@@ -76,8 +55,11 @@ function emptyParts(header: unknown) {
   return documentParts({ project: header });
 }
 
-/** Applies one line to the projects being rebuilt; false for a line it does not know. */
-function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): boolean {
+/**
+ * Applies one line to the projects being rebuilt; false for a line it does not know. A snapshot's record lines
+ * (`inSnapshot`) each bring a key of their own and are appended; a log's may write over a record or delete it.
+ */
+function apply(projects: Map<string, Replayed>, line: Record<string, unknown>, inSnapshot = false): boolean {
   const id = String(line.p);
   const project = projects.get(id);
   switch (line.o) {
@@ -116,13 +98,15 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): 
       project.fixtures.collections[c].push(line.r);
       return true;
     case "put":
-      project.state.collections[c].set(String(line.k), line.r);
+      if (inSnapshot) project.state.collections[c].append(line.r);
+      else project.state.collections[c].set(String(line.k), line.r);
       return true;
     case "same": {
       const record = project.fixtures.collections[c]?.[Number(line.i)];
       if (record === undefined)
         throw new Error(`names fixture record ${String(line.i)} of ${c}, which is not there`);
-      project.state.collections[c].set(String(line.k), record);
+      if (inSnapshot) project.state.collections[c].append(record);
+      else project.state.collections[c].set(String(line.k), record);
       return true;
     }
     case "del":
@@ -130,15 +114,6 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>): 
       return true;
   }
   return false;
-}
-
-function parseLine(text: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -162,19 +137,19 @@ export function replayState(file: string): Replay {
   const projects = new Map<string, Replayed>();
   let gen = 0;
   let ended = false;
+  // The checksum covers the bytes before the end line, hashed as read.
   const hash = createHash("sha256");
-  let unhashed: string[] = [];
+  let hashing = true;
+  const hashBytes = (bytes: Buffer) => {
+    if (!hashing) return;
+    const end = endLineIn(bytes);
+    hash.update(end < 0 ? bytes : bytes.subarray(0, end));
+    hashing = end < 0;
+  };
   let checksummed = false;
-  for (const { text, number } of fileLines(file)) {
+  for (const { text, number } of fileLines(file, hashBytes)) {
     const where = `line ${number}`;
     const line = parseLine(text);
-    if (line?.o !== "end") {
-      unhashed.push(text, "\n");
-      if (unhashed.length > 4096) {
-        hash.update(unhashed.join(""));
-        unhashed = [];
-      }
-    }
     if (number === 1) {
       if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
         throw new StateFileError(file, `${where}: not the head of a state snapshot`);
@@ -183,8 +158,7 @@ export function replayState(file: string): Replay {
     }
     if (line?.o === "end") {
       ended = true;
-      hash.update(unhashed.join(""));
-      if (line.sha256 !== undefined && line.sha256 !== hash.digest("hex"))
+      if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
         throw new StateFileError(
           file,
           `${where}: the snapshot does not match its checksum (damaged or edited)`,
@@ -193,7 +167,7 @@ export function replayState(file: string): Replay {
       break;
     }
     try {
-      if (!line || !apply(projects, line)) throw new Error("not a line of a state snapshot");
+      if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
     } catch (error) {
       throw new StateFileError(file, `${where}: ${(error as Error).message}`);
     }
@@ -256,7 +230,7 @@ function toSaved(project: Replayed): SavedProject {
   const state: Record<string, unknown> = { project: project.state.header };
   const fixtures: Record<string, unknown> = { project: project.fixtures.header };
   for (const c of COLLECTIONS) {
-    state[c] = [...project.state.collections[c].values()];
+    state[c] = project.state.collections[c].values();
     fixtures[c] = project.fixtures.collections[c];
   }
   return { fixtures, state } as unknown as SavedProject;

@@ -85,7 +85,14 @@ export class StateStore {
     if (!restored) return this.#snapshot(false);
     await this.#inOrder(() => this.#switchLog(this.#gen + 1));
     this.#broken = false;
-    if (restored.replayedBytes > 0) this.compact().catch(this.#onError);
+    if (restored.replayedBytes > 0) this.#compactInBackground();
+  }
+
+  /** A snapshot nobody waits for: its failure is reported, but not its giving way to a shutdown (nothing is lost). */
+  #compactInBackground(): void {
+    this.compact().catch((error: unknown) => {
+      if (!(error instanceof CompactionStopped)) this.#onError(error);
+    });
   }
 
   /** A snapshot now, in the background; resolves once it stands on disk. */
@@ -115,7 +122,7 @@ export class StateStore {
     }
     await this.#inOrder(() => this.#append(this.#changes.take()));
     const big = this.#logBytes > Math.max(this.#compactBytes, this.#snapshotBytes);
-    if (big && !this.#closing) this.compact().catch(this.#onError);
+    if (big && !this.#closing) this.#compactInBackground();
   }
 
   /** Appends and switches run one at a time, in the order asked, so the log's batches keep their order. */

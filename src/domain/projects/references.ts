@@ -39,26 +39,28 @@ function issue(ctx: Ctx, path: Path, message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-/** Reports every value of `field` that occurs twice in a collection. */
-function unique<T>(ctx: Ctx, collection: string, items: T[], field: keyof T & string): void {
+/** Reports every value of `field` that occurs twice in a collection; returns the values seen. */
+function unique<T>(ctx: Ctx, collection: string, items: T[], field: keyof T & string): Set<unknown> {
   const seen = new Set<unknown>();
-  items.forEach((item, index) => {
-    const value = item[field];
-    if (value === null || value === undefined) return;
+  for (let index = 0; index < items.length; index++) {
+    const value = (items[index] as T)[field];
+    if (value === null || value === undefined) continue;
     if (seen.has(value)) issue(ctx, [collection, index, field], `duplicate ${field} ${String(value)}`);
     seen.add(value);
-  });
+  }
+  return seen;
 }
 
+/** Whether `id` (when set) is one of `ids`; the path is built only for a problem (a million cards, no arrays). */
 function mustExist(
   ctx: Ctx,
-  ids: Set<string>,
+  ids: Set<unknown>,
   id: string | null | undefined,
-  path: Path,
+  path: () => Path,
   what: string,
 ): void {
   if (id !== null && id !== undefined && !ids.has(id))
-    issue(ctx, path, `no ${what} with id ${id} in this project`);
+    issue(ctx, path(), `no ${what} with id ${id} in this project`);
 }
 
 /**
@@ -68,35 +70,35 @@ function mustExist(
 export function checkReferences(doc: Doc, ctx: Ctx): void {
   unique(ctx, "api_keys", doc.api_keys, "app_id");
   unique(ctx, "tokens", doc.tokens, "access_token");
-  for (const name of ID_COLLECTIONS) {
-    unique(ctx, name, doc[name] as { id: string }[], "id");
-  }
+  // The ids each collection holds, as its uniqueness check saw them: one set per collection, built once.
+  const ids = new Map<string, Set<unknown>>();
+  for (const name of ID_COLLECTIONS) ids.set(name, unique(ctx, name, doc[name] as { id: string }[], "id"));
   unique(ctx, "campaigns", doc.campaigns, "name");
   unique(ctx, "vouchers", doc.vouchers, "code");
   unique(ctx, "customers", doc.customers, "source_id");
   unique(ctx, "publications", doc.publications, "source_id");
   unique(ctx, "event_schemas", doc.event_schemas, "name");
 
-  const ids = (items: { id: string }[]) => new Set(items.map((item) => item.id));
-  const campaigns = ids(doc.campaigns);
-  const customers = ids(doc.customers);
-  const vouchers = ids(doc.vouchers);
-  const segments = ids(doc.segments);
-  const incentives = ids(doc.incentives);
+  const campaigns = ids.get("campaigns") as Set<unknown>;
+  const customers = ids.get("customers") as Set<unknown>;
+  const vouchers = ids.get("vouchers") as Set<unknown>;
+  const segments = ids.get("segments") as Set<unknown>;
+  const incentives = ids.get("incentives") as Set<unknown>;
   const eventNames = new Set(doc.event_schemas.map((schema) => schema.name));
 
-  doc.vouchers.forEach((voucher, i) => {
-    mustExist(ctx, campaigns, voucher.campaign_id, ["vouchers", i, "campaign_id"], "campaign");
-    mustExist(ctx, customers, voucher.holder_id, ["vouchers", i, "holder_id"], "customer");
-  });
+  for (let i = 0; i < doc.vouchers.length; i++) {
+    const voucher = doc.vouchers[i] as Doc["vouchers"][number];
+    mustExist(ctx, campaigns, voucher.campaign_id, () => ["vouchers", i, "campaign_id"], "campaign");
+    mustExist(ctx, customers, voucher.holder_id, () => ["vouchers", i, "holder_id"], "customer");
+  }
   doc.publications.forEach((publication, i) => {
-    mustExist(ctx, customers, publication.customer_id, ["publications", i, "customer_id"], "customer");
-    mustExist(ctx, campaigns, publication.campaign_id, ["publications", i, "campaign_id"], "campaign");
-    mustExist(ctx, vouchers, publication.voucher_id, ["publications", i, "voucher_id"], "voucher");
+    mustExist(ctx, customers, publication.customer_id, () => ["publications", i, "customer_id"], "customer");
+    mustExist(ctx, campaigns, publication.campaign_id, () => ["publications", i, "campaign_id"], "campaign");
+    mustExist(ctx, vouchers, publication.voucher_id, () => ["publications", i, "voucher_id"], "voucher");
   });
   doc.segments.forEach((segment, i) => {
     segment.customer_ids.forEach((id, j) => {
-      mustExist(ctx, customers, id, ["segments", i, "customer_ids", j], "customer");
+      mustExist(ctx, customers, id, () => ["segments", i, "customer_ids", j], "customer");
     });
   });
   doc.tier_structures.forEach((structure, i) => {
@@ -114,7 +116,7 @@ export function checkReferences(doc: Doc, ctx: Ctx): void {
         ctx,
         segments,
         rules.segment?.id,
-        [...path, "qualification_rules", "segment", "id"],
+        () => [...path, "qualification_rules", "segment", "id"],
         "segment",
       );
       if (rules.type !== "POINTS" || rules.min_value === undefined) return;
@@ -125,12 +127,12 @@ export function checkReferences(doc: Doc, ctx: Ctx): void {
     });
   });
   doc.earning_rules.forEach((rule, i) => {
-    mustExist(ctx, campaigns, rule.campaign_id, ["earning_rules", i, "campaign_id"], "campaign");
-    mustExist(ctx, incentives, rule.incentive_id, ["earning_rules", i, "incentive_id"], "incentive");
+    mustExist(ctx, campaigns, rule.campaign_id, () => ["earning_rules", i, "campaign_id"], "campaign");
+    mustExist(ctx, incentives, rule.incentive_id, () => ["earning_rules", i, "incentive_id"], "incentive");
     if (!eventNames.has(rule.event))
       issue(ctx, ["earning_rules", i, "event"], `no custom event named ${rule.event} in event_schemas`);
   });
   doc.events.forEach((event, i) => {
-    mustExist(ctx, customers, event.customer_id, ["events", i, "customer_id"], "customer");
+    mustExist(ctx, customers, event.customer_id, () => ["events", i, "customer_id"], "customer");
   });
 }

@@ -1,8 +1,8 @@
 import { Router as createRouter, type Router } from "express";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { replaceProjectState } from "../../domain/projects/state.js";
-import { jsonBody } from "../body.js";
 import { route } from "../routes.js";
+import { streamedJsonBody } from "../streamed-json.js";
 import { sendProjectState } from "./state-stream.js";
 
 /**
@@ -31,7 +31,7 @@ export function stateRouter(deps: StateRouterDeps): Router {
       },
     ],
     put: [
-      ...jsonBody(deps.bodyLimit ?? DEFAULT_STATE_BODY_LIMIT),
+      ...streamedJsonBody(deps.bodyLimit ?? DEFAULT_STATE_BODY_LIMIT),
       async (req, res) => {
         const project = replaceProjectState(registry, String(req.params.projectId), req.body);
         await sendProjectState(res, project);
