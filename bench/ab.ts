@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -25,6 +25,11 @@ export interface Variant {
   script: string;
   /** Environment besides the benchmark project's folder and the raised token cap. */
   env?: Record<string, string>;
+  /**
+   * More files for the benchmark project's fixtures (file name to JSON value), such as `webhooks.json`: the variant
+   * then serves a copy of the fixtures with them added. A reset between rounds brings them back like the rest.
+   */
+  fixtures?: Record<string, unknown>;
 }
 
 export interface AbSettings {
@@ -110,6 +115,14 @@ async function measureQuietly(target: RunningTarget, scenario: Scenario, s: AbSe
   }
 }
 
+/** A copy of the fixtures folder `from` at `to`, with `files` added to the benchmark project. */
+function withFiles(from: string, to: string, files: Record<string, unknown>): string {
+  cpSync(from, to, { recursive: true });
+  for (const [name, value] of Object.entries(files))
+    writeFileSync(join(to, "bench", name), JSON.stringify(value));
+  return to;
+}
+
 /** Runs the variants (the first is the one the others are compared with) and answers the results. */
 export async function runVariants(variants: readonly Variant[], s: AbSettings): Promise<AbResult[]> {
   const sizes = poolSizes(s.duration);
@@ -122,12 +135,15 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
   if (all.length === 0) throw new Error(`no scenario named ${s.only.join(", ")}`);
   try {
     for (const [i, variant] of variants.entries()) {
+      const own = variant.fixtures
+        ? withFiles(fixtures, join(tmp, `fixtures-${i}`), variant.fixtures)
+        : fixtures;
       targets.set(
         variant.name,
         await startProcess({
           script: variant.script,
           // As `npm run bench` runs ours: defaults, logging on (to a file), the token cap raised.
-          env: { ...serverSettings({ FIXTURES_DIR: fixtures, ...BENCH_SETTINGS }), ...variant.env },
+          env: { ...serverSettings({ FIXTURES_DIR: own, ...BENCH_SETTINGS }), ...variant.env },
           logFile: join(tmp, `server-${i}.log`),
           probe: (url) => ok(`${url}${locationPath}`, { headers: BENCH_KEYS }),
         }),
