@@ -185,6 +185,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     stateStore,
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
+      // Live feeds never finish on their own; ended first, they leave the drain to the requests in flight.
+      registry.feed.close();
       await drain(server, options.drainTimeoutMs);
       await stateStore?.close();
     },

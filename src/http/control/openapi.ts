@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN_HEADER } from "./admin-token.js";
+import { feedBatchSchema, feedPaths } from "./openapi-feed.js";
 import type { Schema } from "./openapi-operation.js";
 import {
   clockAndKeyPaths,
@@ -20,13 +21,13 @@ export function controlOpenApi(): Schema {
       title: "loyalty-mock control API",
       version: VERSION,
       description:
-        "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings " +
-        "and read-only views of their data. Errors use the service's error object.",
+        "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings, " +
+        "read-only views of their data, and a live feed of its changes. Errors use the service's error object.",
     },
     security: [{}, { adminToken: [] }],
     components: {
       securitySchemes: { adminToken: { type: "apiKey", in: "header", name: ADMIN_TOKEN_HEADER } },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), FeedBatch: feedBatchSchema },
     },
     paths: {
       ...projectPaths(),
@@ -34,6 +35,7 @@ export function controlOpenApi(): Schema {
       ...journalAndFaultPaths(),
       ...settingsPaths(),
       ...viewPaths(),
+      ...feedPaths(),
     },
   };
   return cached;
