@@ -1,0 +1,162 @@
+// @ts-check
+import { api, setToken, whenUnauthorized } from "./api.js";
+import { h, show } from "./dom.js";
+import { openFeed } from "./feed.js";
+import { controlsPanel } from "./panels/controls.js";
+import { eventsPanel } from "./panels/events.js";
+import { loyaltyPanel } from "./panels/loyalty.js";
+import { membersPanel } from "./panels/members.js";
+import { requestsPanel } from "./panels/requests.js";
+import { webhooksPanel } from "./panels/webhooks.js";
+
+/**
+ * @typedef {{ projectId: string, say: (text: string) => void, refreshAll: () => void }} Context
+ * @typedef {{ topics: string[], collections?: string[], refresh: () => Promise<void> }} Panel
+ * @typedef {{ panel: Panel, running: boolean, again: boolean }} Slot
+ */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const picker = /** @type {HTMLSelectElement} */ ($("project"));
+const status = $("feed-status");
+/** @type {Context} */
+const context = { projectId: "", say: (text) => show(status, text), refreshAll };
+/** @type {Slot[]} */
+const slots = [
+  membersPanel($("members"), context),
+  eventsPanel($("events"), context),
+  loyaltyPanel($("loyalty"), context),
+  requestsPanel($("requests"), context),
+  webhooksPanel($("webhooks"), context),
+  controlsPanel($("controls"), context),
+].map((panel) => ({ panel, running: false, again: false }));
+/** @type {{ close(): void } | undefined} */
+let feed;
+
+/** Under a load test the feed says "changed" ten times a second; a panel fetches at most this often. */
+const MIN_GAP_MS = 300;
+
+/**
+ * One refresh of a panel at a time: changes that arrive meanwhile ask for one more, however many they are.
+ * @param {Slot} slot
+ */
+async function refresh(slot) {
+  if (slot.running) {
+    slot.again = true;
+    return;
+  }
+  slot.running = true;
+  try {
+    do {
+      slot.again = false;
+      const started = Date.now();
+      await slot.panel.refresh();
+      if (slot.again)
+        await new Promise((resolve) => setTimeout(resolve, MIN_GAP_MS - (Date.now() - started)));
+    } while (slot.again);
+  } finally {
+    slot.running = false;
+  }
+}
+
+/**
+ * Whether a batch of changes touches what a panel shows.
+ * @param {Panel} panel
+ * @param {import("./feed.js").FeedBatch} batch
+ */
+function concerns(panel, batch) {
+  if (batch.topics.includes("project")) return true;
+  return panel.topics.some((topic) =>
+    topic === "records"
+      ? batch.topics.includes("records") &&
+        (!panel.collections || panel.collections.some((c) => batch.collections.includes(c)))
+      : batch.topics.includes(topic),
+  );
+}
+
+function refreshAll() {
+  for (const slot of slots) refresh(slot);
+}
+
+/** @param {import("./feed.js").FeedBatch} batch */
+function changed(batch) {
+  for (const slot of slots) if (concerns(slot.panel, batch)) refresh(slot);
+  const last = batch.requests.at(-1);
+  if (last)
+    context.say(
+      `Live. ${batch.requests_count} new request${batch.requests_count === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
+    );
+  else context.say(`Live. Changed: ${batch.topics.join(", ")}.`);
+}
+
+/** @param {string} projectId */
+function select(projectId) {
+  context.projectId = projectId;
+  if (location.hash !== `#${projectId}`) history.replaceState(null, "", `#${encodeURIComponent(projectId)}`);
+  feed?.close();
+  feed = openFeed(projectId, {
+    batch: changed,
+    state: (state, detail) => {
+      if (state === "live") {
+        context.say(`Live: showing project ${projectId} as it changes.`);
+        refreshAll();
+      } else context.say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
+    },
+  });
+  refreshAll();
+}
+
+async function loadProjects() {
+  const list = await api("/__mock/projects");
+  const ids = list.projects.map((/** @type {{ id: string }} */ p) => p.id);
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  const current = ids.includes(wanted)
+    ? wanted
+    : ids.includes(context.projectId)
+      ? context.projectId
+      : ids.includes("demo")
+        ? "demo"
+        : ids[0];
+  show(
+    picker,
+    ...list.projects.map((/** @type {{ id: string, name: string }} */ p) =>
+      h("option", { value: p.id, selected: p.id === current }, `${p.name} (${p.id})`),
+    ),
+  );
+  if (current) select(current);
+}
+
+picker.addEventListener("change", () => select(picker.value));
+window.addEventListener("hashchange", () => {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (id && id !== context.projectId && [...picker.options].some((o) => o.value === id)) {
+    picker.value = id;
+    select(id);
+  }
+});
+
+const large = $("large-type");
+function setLarge(/** @type {boolean} */ on) {
+  document.documentElement.classList.toggle("large", on);
+  large.setAttribute("aria-pressed", String(on));
+  localStorage.setItem("loyalty-mock-large-type", on ? "1" : "");
+}
+large.addEventListener("click", () => setLarge(!document.documentElement.classList.contains("large")));
+setLarge(localStorage.getItem("loyalty-mock-large-type") === "1");
+
+const dialog = /** @type {HTMLDialogElement} */ ($("token-dialog"));
+whenUnauthorized(() => {
+  feed?.close();
+  if (!dialog.open) dialog.showModal();
+});
+$("token-form").addEventListener("submit", () => {
+  setToken(/** @type {HTMLInputElement} */ ($("token")).value);
+  start();
+});
+
+function start() {
+  loadProjects().catch((error) => {
+    show($("token-error"), dialog.open ? String(error.message) : "");
+    context.say(`Cannot list projects: ${error.message}`);
+  });
+}
+start();
