@@ -93,13 +93,19 @@ function select(projectId) {
   context.projectId = projectId;
   if (location.hash !== `#${projectId}`) history.replaceState(null, "", `#${encodeURIComponent(projectId)}`);
   feed?.close();
+  let lost = false;
   feed = openFeed(projectId, {
     batch: changed,
     state: (state, detail) => {
       if (state === "live") {
         context.say(`Live: showing project ${projectId} as it changes.`);
-        refreshAll();
-      } else context.say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
+        // Back after a loss: what changed meanwhile was never told.
+        if (lost) refreshAll();
+        lost = false;
+      } else {
+        lost = true;
+        context.say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
+      }
     },
   });
   refreshAll();

@@ -13,9 +13,16 @@ export function eventsPanel(section, context) {
   const { error, body } = frame(section, "Custom events");
   const paging = pager("events", () => refresh());
   paging.state.size = 15;
+  /** Card id to code: a code never changes, so each card is asked for once per project. */
+  let known = new Map();
+  let knownFor = "";
 
   async function refresh() {
     try {
+      if (knownFor !== context.projectId) {
+        known = new Map();
+        knownFor = context.projectId;
+      }
       const path = projectPath(context.projectId, "events");
       const { total } = await api(path, { query: { limit: 1 } });
       const list = await api(path, { query: paging.offsetFor(total) });
@@ -49,12 +56,14 @@ export function eventsPanel(section, context) {
         [...e.earned.map((/** @type {any} */ x) => x.voucher_id), e.referral?.voucher_id].filter(Boolean),
       ),
     );
+    const missing = [...ids].filter((id) => !known.has(id));
     const cards = await Promise.all(
-      [...ids].map((id) =>
+      missing.map((id) =>
         api(projectPath(context.projectId, "vouchers", id)).catch(() => ({ id, code: id })),
       ),
     );
-    return new Map(cards.map((c) => [c.id, c.code]));
+    for (const card of cards) known.set(card.id, card.code);
+    return known;
   }
 
   /**
