@@ -144,6 +144,25 @@ describe("GET /__mock/projects/{projectId}/feed", () => {
     expect(reset.topics).toContain("project");
   });
 
+  it("tells every page watching a project, and none watching another", async () => {
+    const { app, registry } = buildWorld();
+    const url = await listening(app);
+    const open = async (project: string) => {
+      const next = events(
+        (await fetch(`${url}/__mock/projects/${project}/feed`)).body as ReadableStream<Uint8Array>,
+      );
+      await next();
+      return next;
+    };
+    const [first, second, other] = await Promise.all([open("demo"), open("demo"), open("other")]);
+    announce(registry, "other", "faults");
+    announce(registry, "demo", "webhooks");
+    const expected = { event: "change", data: expect.objectContaining({ topics: ["webhooks"] }) };
+    expect(await first()).toEqual(expected);
+    expect(await second()).toEqual(expected);
+    expect(await other()).toEqual({ event: "change", data: expect.objectContaining({ topics: ["faults"] }) });
+  });
+
   it("asks for the admin token like every control call, and 404s an unknown project", async () => {
     const { app } = buildWorld({ adminToken: "s3cret" });
     const missing = await request(app).get("/__mock/projects/demo/feed");

@@ -6,6 +6,18 @@ import type { ControlDeps } from "./deps.js";
 /** A comment line now and then, so proxies and the client see the stream alive while nothing happens. */
 const HEARTBEAT_MS = 15_000;
 
+/** One batch goes to every page watching its project: written once as an event, whatever their number. */
+const written = new WeakMap<FeedBatch, string>();
+
+function eventOf(batch: FeedBatch): string {
+  let text = written.get(batch);
+  if (text === undefined) {
+    text = `event: change\ndata: ${JSON.stringify(batch)}\n\n`;
+    written.set(batch, text);
+  }
+  return text;
+}
+
 /**
  * GET /__mock/projects/{projectId}/feed: server-sent events telling what changed in the project (see
  * domain/feed/change-feed.ts), for the dashboard. Behind the admin token like every control call; the page reads
@@ -26,7 +38,7 @@ export function feedRoutes(router: Router, deps: ControlDeps): void {
         if (req.method === "HEAD") return void res.end();
         const stop = deps.registry.feed.subscribe(
           project.id,
-          (batch: FeedBatch) => res.write(`event: change\ndata: ${JSON.stringify(batch)}\n\n`),
+          (batch: FeedBatch) => res.write(eventOf(batch)),
           () => res.end(),
         );
         const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
