@@ -19,7 +19,21 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 const picker = /** @type {HTMLSelectElement} */ ($("project"));
 const status = $("feed-status");
 /** @type {Context} */
-const context = { projectId: "", say: (text) => show(status, text), refreshAll };
+const context = { projectId: "", say, refreshAll };
+/** What the user just did is said for a few seconds before the feed's news may replace it. */
+let heldUntil = 0;
+const HOLD_MS = 3000;
+
+/** @param {string} text the outcome of something the user did */
+function say(text) {
+  heldUntil = Date.now() + HOLD_MS;
+  show(status, text);
+}
+
+/** @param {string} text news from the feed */
+function tell(text) {
+  if (Date.now() >= heldUntil) show(status, text);
+}
 /** @type {Slot[]} */
 const slots = [
   membersPanel($("members"), context),
@@ -33,7 +47,7 @@ const slots = [
 let feed;
 
 /** Under a load test the feed says "changed" ten times a second; a panel fetches at most this often. */
-const MIN_GAP_MS = 300;
+const MIN_GAP_MS = 500;
 
 /**
  * One refresh of a panel at a time: changes that arrive meanwhile ask for one more, however many they are.
@@ -82,10 +96,10 @@ function changed(batch) {
   for (const slot of slots) if (concerns(slot.panel, batch)) refresh(slot);
   const last = batch.requests.at(-1);
   if (last)
-    context.say(
+    tell(
       `Live. ${batch.requests_count} new request${batch.requests_count === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
     );
-  else context.say(`Live. Changed: ${batch.topics.join(", ")}.`);
+  else tell(`Live. Changed: ${batch.topics.join(", ")}.`);
 }
 
 /** @param {string} projectId */
@@ -98,13 +112,13 @@ function select(projectId) {
     batch: changed,
     state: (state, detail) => {
       if (state === "live") {
-        context.say(`Live: showing project ${projectId} as it changes.`);
+        say(`Live: showing project ${projectId} as it changes.`);
         // Back after a loss: what changed meanwhile was never told.
         if (lost) refreshAll();
         lost = false;
       } else {
         lost = true;
-        context.say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
+        say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
       }
     },
   });

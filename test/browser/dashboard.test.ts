@@ -99,6 +99,12 @@ describe("the dashboard at /__mock/ui/", () => {
       await seen(page, "#requests .journal", path, LIVE_MS);
     await page.click("#requests .journal li:first-child summary");
     await seen(page, "#requests .journal li:first-child pre", '"resource_id": "loc_nope"', LIVE_MS);
+    await page.selectOption("#request-operation", { label: "Custom event" });
+    await page.waitForFunction(() => document.querySelectorAll("#requests .journal li").length === 1, null, {
+      timeout: LIVE_MS,
+    });
+    await seen(page, "#requests .journal summary", "POST /v1/events 200", LIVE_MS);
+    await page.selectOption("#request-operation", "");
     await page.selectOption("#request-status", "2xx");
     await seen(
       page,

@@ -24,8 +24,8 @@ export function eventsPanel(section, context) {
         knownFor = context.projectId;
       }
       const path = projectPath(context.projectId, "events");
-      const { total } = await api(path, { query: { limit: 1 } });
-      const list = await api(path, { query: paging.offsetFor(total) });
+      /** @type {any} */
+      const list = await paging.newest((window) => api(path, { query: window }));
       const events = list.events.reverse();
       const codes = await cardCodes(events);
       show(error);

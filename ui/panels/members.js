@@ -50,9 +50,8 @@ export function membersPanel(section, context) {
   }
 
   async function page() {
-    const { total } = await view("customers", { limit: 1 });
-    const { offset, limit } = paging.offsetFor(total);
-    const list = await view("customers", { offset, limit });
+    /** @type {any} */
+    const list = await paging.newest((window) => view("customers", window));
     return /** @type {any[]} */ (list.customers).reverse();
   }
 

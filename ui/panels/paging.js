@@ -41,6 +41,18 @@ export function pager(label, changed) {
       return { offset: Math.max(0, end - state.size), limit: Math.min(state.size, end) || 1 };
     },
     /**
+     * The current page, newest first, in one call when the list's length has not changed since the last (the
+     * common case: a card's points moved), in two when it has.
+     * @template {{ total: number }} T
+     * @param {(window: { offset: number, limit: number }) => Promise<T>} fetchPage
+     * @returns {Promise<T>}
+     */
+    async newest(fetchPage) {
+      let answer = await fetchPage(this.offsetFor(state.total));
+      if (answer.total !== state.total) answer = await fetchPage(this.offsetFor(answer.total));
+      return answer;
+    },
+    /**
      * The offset of the current page in stored order, for lists no operation adds to.
      * @param {number} total
      */
