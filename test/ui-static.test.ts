@@ -1,6 +1,16 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { UI_DIR } from "../src/http/ui.js";
 import { buildWorld } from "./helpers/world.js";
+
+/** Every file under ui/, as a path relative to it. */
+function uiFiles(dir = UI_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? uiFiles(join(dir, entry.name)) : [relative(UI_DIR, join(dir, entry.name))],
+  );
+}
 
 describe("GET /__mock/ui/", () => {
   it("serves the page without the admin token, with a policy allowing only this server's files", async () => {
@@ -26,5 +36,22 @@ describe("GET /__mock/ui/", () => {
       key: "not_found",
       details: "Cannot GET /__mock/ui/nope.js: no such endpoint",
     });
+  });
+
+  it("serves every file the page names, and the page names every module it has", async () => {
+    const { app } = buildWorld();
+    const html = readFileSync(join(UI_DIR, "index.html"), "utf8");
+    const named = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1] as string);
+    const modules = uiFiles().filter((file) => file.endsWith(".js"));
+    // Preloaded all at once: a module left out would cost the first paint a round trip per level of imports.
+    expect(named.filter((name) => name.endsWith(".js")).sort()).toEqual(modules.sort());
+    for (const file of uiFiles()) {
+      const res = await request(app).get(`/__mock/ui/${file}`);
+      expect(res.status, file).toBe(200);
+      const imports = [...readFileSync(join(UI_DIR, file), "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)];
+      for (const [, target] of imports)
+        expect(uiFiles(), `${file} imports ${target}`).toContain(join(file, "..", target as string));
+    }
+    expect(named.filter((name) => !name.endsWith(".js"))).toEqual(["style.css"]);
   });
 });

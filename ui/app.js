@@ -125,6 +125,14 @@ function select(projectId) {
   refreshAll();
 }
 
+/** The projects as the picker lists them; `current` stays chosen. @param {string | undefined} current */
+function listProjects(/** @type {{ id: string, name: string }[]} */ projects, current) {
+  show(
+    picker,
+    ...projects.map((p) => h("option", { value: p.id, selected: p.id === current }, `${p.name} (${p.id})`)),
+  );
+}
+
 async function loadProjects() {
   const list = await api("/__mock/projects");
   const ids = list.projects.map((/** @type {{ id: string }} */ p) => p.id);
@@ -136,14 +144,18 @@ async function loadProjects() {
       : ids.includes("demo")
         ? "demo"
         : ids[0];
-  show(
-    picker,
-    ...list.projects.map((/** @type {{ id: string, name: string }} */ p) =>
-      h("option", { value: p.id, selected: p.id === current }, `${p.name} (${p.id})`),
-    ),
-  );
+  listProjects(list.projects, current);
   if (current) select(current);
 }
+
+// Projects come and go through the control API (a CI job's own project): the list is read again when the
+// picker is about to be used, never polled.
+picker.addEventListener("focus", () => {
+  api("/__mock/projects").then(
+    (list) => listProjects(list.projects, context.projectId),
+    () => undefined,
+  );
+});
 
 picker.addEventListener("change", () => select(picker.value));
 window.addEventListener("hashchange", () => {

@@ -1,6 +1,6 @@
 // @ts-check
 import { api, projectPath } from "../api.js";
-import { frame, h, shortTime, show } from "../dom.js";
+import { frame, h, shortTime, show, submitted } from "../dom.js";
 
 /**
  * Webhook deliveries: type, status, the receiver's answer; resend. Shows the control API's answer as it is: on a
@@ -10,12 +10,34 @@ import { frame, h, shortTime, show } from "../dom.js";
  * @returns {import("../app.js").Panel}
  */
 export function webhooksPanel(section, context) {
-  const { error, body } = frame(section, "Webhooks");
+  const status = h(
+    "select",
+    { id: "delivery-status", onchange: () => refresh() },
+    ...["", "pending", "delivered", "failed", "not_sent"].map((v) =>
+      h("option", { value: v }, v || "Any status"),
+    ),
+  );
+  const type = h("input", {
+    id: "delivery-type",
+    type: "search",
+    placeholder: "voucher.published",
+    size: 18,
+  });
+  const filters = h(
+    "form",
+    { className: "filters", onsubmit: submitted(() => refresh()) },
+    h("label", { for: "delivery-status" }, "Status"),
+    status,
+    h("label", { for: "delivery-type" }, "Type"),
+    type,
+    h("button", { type: "submit" }, "Filter"),
+  );
+  const { error, body } = frame(section, "Webhooks", [filters]);
 
   async function refresh() {
     try {
       const list = await api(projectPath(context.projectId, "webhooks", "deliveries"), {
-        query: { limit: 50 },
+        query: { limit: 50, status: status.value, type: type.value.trim() },
       });
       show(error);
       const deliveries = list.deliveries.slice().reverse();
