@@ -131,6 +131,31 @@ describe("the dashboard at /__mock/ui/", () => {
     if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(ROOT, "docs/dashboard.png"), png);
   });
 
+  it("injects a fault on an operation for its next call and sets the rate limit, from the page", async () => {
+    await page.selectOption("#fault-operation", { label: "Get a location" });
+    await page.fill("#fault-status", "503");
+    await page.fill("#fault-times", "1");
+    await page.click("text=Add the fault");
+    await seen(page, "#controls [data-fault]", "GET /v1/locations/{locationId} → 503, 1 left", LIVE_MS);
+    const hit = await op("GET", "/v1/locations/loc_demo_circle");
+    expect(hit.status).toBe(503);
+    await seen(
+      page,
+      "#requests .journal li:first-child summary",
+      /loc_demo_circle 503 .*fault error/,
+      LIVE_MS,
+    );
+    expect((await op("GET", "/v1/locations/loc_demo_circle")).status).toBe(200);
+    await page.fill("#rate-limit", "500");
+    await page.fill("#rate-window", "60");
+    await page.click("text=Set the limit");
+    await seen(page, "#rate-limit-now", /^500 per 60 s(;|$)/, LIVE_MS);
+    const settings = await call(server.url, "GET", "/__mock/projects/demo/settings", {
+      headers: ADMIN_HEADER,
+    });
+    expect(settings.body.settings.rate_limit).toEqual({ limit: 500, window_seconds: 60 });
+  });
+
   it("moves the project's clock from the page", async () => {
     const before = await call(server.url, "GET", "/__mock/projects/demo/clock", { headers: ADMIN_HEADER });
     await page.selectOption("#clock-advance", "86400");
