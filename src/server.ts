@@ -195,6 +195,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     stateStore,
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
+      // Live feeds never finish on their own; ended first, they leave the drain to the requests in flight.
+      registry.feed.close();
       await drain(server, options.drainTimeoutMs);
       // After the requests (their notifications are queued by then); a stuck receiver is cut off after a grace.
       await registry.dispatcher.close();

@@ -13,6 +13,7 @@ import { requestLog } from "./request-log.js";
 import { mountOperations } from "./routes.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
+import { uiRouter } from "./ui.js";
 
 /**
  * What the app is built from. The values are the caller's to give (the entry points take them from the settings
@@ -57,6 +58,8 @@ export function createApp(deps: AppConfig): Express {
     registry: deps.registry,
     ...(deps.stateBodyLimit !== undefined && { bodyLimit: deps.stateBodyLimit }),
   });
+  // Before the control API and its admin token: the page must load to ask for the token.
+  app.use("/__mock/ui", uiRouter());
   app.use(
     "/__mock",
     controlRouter(

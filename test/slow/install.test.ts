@@ -81,11 +81,18 @@ describe("installed from the tarball into an application's folder", { timeout: 1
       .trim()
       .split("\n");
     const paths = listed.map((path) => path.replace(/^package\//, ""));
-    const shipped = /^(dist\/|fixtures\/|(README|CHANGELOG)\.md$|LICENSE$|package\.json$)/;
+    // ui/: the dashboard's files, served as they are (no build step).
+    const shipped = /^(dist\/|fixtures\/|ui\/|(README|CHANGELOG)\.md$|LICENSE$|package\.json$)/;
     expect(paths.filter((path) => !shipped.test(path))).toEqual([]);
     expect(paths.filter((path) => /tsbuildinfo|\.map$/.test(path))).toEqual([]);
     expect(paths).toEqual(
-      expect.arrayContaining(["dist/main.js", "dist/index.d.ts", "fixtures/demo/api-keys.json"]),
+      expect.arrayContaining([
+        "dist/main.js",
+        "dist/index.d.ts",
+        "fixtures/demo/api-keys.json",
+        "ui/index.html",
+        "ui/app.js",
+      ]),
     );
   });
 
@@ -103,6 +110,12 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     const res = await fetch(`${url}/v1/locations/loc_demo_circle`, { headers: KEYS });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { id: string }).id).toBe("loc_demo_circle");
+    // The dashboard, from the installed package's own ui/ folder, with no build step.
+    for (const file of ["", "app.js", "panels/members.js"]) {
+      const ui = await fetch(`${url}/__mock/ui/${file}`);
+      expect(ui.status, file).toBe(200);
+      await ui.arrayBuffer();
+    }
     // As Ctrl-C or a CI runner stops it: the whole process group. (SIGTERM to npx alone would leave the server
     // running: npm does not pass it on. The CI recipe starts the bin itself for that reason.)
     killGroup(run, "SIGTERM");

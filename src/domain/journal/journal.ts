@@ -60,6 +60,7 @@ function statusMatches(patterns: readonly string[], status: number | null): bool
  */
 export class RequestJournal {
   readonly #ring: Ring<JournalRecord>;
+  #watcher: ((record: JournalRecord) => void) | undefined;
 
   constructor(capacity: number) {
     this.#ring = new Ring(capacity);
@@ -82,6 +83,12 @@ export class RequestJournal {
   recordLazily(record: JournalRecord, capacity: number): void {
     this.#ring.resize(capacity);
     this.#ring.push(record);
+    this.#watcher?.(record);
+  }
+
+  /** One watcher (the registry's, for the live feed), told of every record appended. */
+  watch(watcher: ((record: JournalRecord) => void) | undefined): void {
+    this.#watcher = watcher;
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {

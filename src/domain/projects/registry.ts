@@ -2,6 +2,7 @@ import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { ChangeFeed } from "../feed/change-feed.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
@@ -33,23 +34,30 @@ export class ProjectRegistry {
   readonly defaults: ProjectDefaults;
   /** Sends every project's webhook notifications; one per server, so its settings and shutdown are the server's. */
   readonly dispatcher: WebhookDispatcher;
+  /** Who watches which project live (the dashboard), told of every change of its projects. */
+  readonly feed: ChangeFeed;
   readonly #projects = new Map<string, Project>();
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #projectByAppId = new Map<string, Project>();
   readonly #projectByToken = new Map<string, Project>();
   #watcher: RegistryWatcher | undefined;
 
-  /** `defaults`: the server-wide settings each project falls back on (the entry points take them from src/settings.ts). */
-  /** `send`: how a delivery is POSTed (node:http by default). */
+  /**
+   * `defaults`: the server-wide settings each project falls back on (the entry points take them from
+   * src/settings.ts); `send`: how a webhook delivery is POSTed (node:http by default).
+   */
   constructor(options: {
     clock: Clock;
     defaults: ProjectDefaults;
     documents?: ProjectDocument[];
     send?: Send;
+    /** How long the live feed gathers changes before telling them (default 100 ms). */
+    feedDelayMs?: number;
   }) {
     this.clock = options.clock;
     this.defaults = { ...options.defaults };
     this.dispatcher = new WebhookDispatcher(this.defaults.webhooks, options.send);
+    this.feed = new ChangeFeed(options.feedDelayMs === undefined ? {} : { delayMs: options.feedDelayMs });
     for (const document of options.documents ?? []) this.add(document);
   }
 
@@ -130,6 +138,7 @@ export class ProjectRegistry {
     this.#uninstall(this.get(id));
     this.#fixtures.delete(id);
     this.#watcher?.removed(id);
+    this.feed.announce(id, "project");
   }
 
   /**
@@ -207,12 +216,25 @@ export class ProjectRegistry {
     for (const token of project.tokens.list()) this.#projectByToken.set(token.accessToken, project);
     this.#watchProject(project);
     this.#watcher?.installed(project, kind);
+    this.feed.announce(project.id, "project");
   }
 
+  /** The state file's watcher, when there is one, and the live feed: a map lookup while nobody watches. */
   #watchProject(project: Project): void {
     const watcher = this.#watcher;
-    project.watch(
-      watcher && ((collection, key, deleted) => watcher.record(project, collection, key, deleted)),
+    const feed = this.feed;
+    const id = project.id;
+    project.watch((collection, key, deleted) => {
+      watcher?.record(project, collection, key, deleted);
+      feed.recordChanged(id, collection);
+    });
+    project.journal.watch((record) =>
+      feed.requestJournaled(id, () => ({
+        method: record.method,
+        path: record.path,
+        status: record.status,
+        time_ms: record.timeMs,
+      })),
     );
   }
 
@@ -220,6 +242,7 @@ export class ProjectRegistry {
   #uninstall(project: Project): void {
     // A project taken out may still be read by a request in flight; nothing it does is the registry's any more.
     project.watch(undefined);
+    project.journal.watch(undefined);
     this.#projects.delete(project.id);
     for (const key of project.apiKeys.values())
       if (this.#projectByAppId.get(key.app_id) === project) this.#projectByAppId.delete(key.app_id);

@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN_HEADER } from "./admin-token.js";
+import { feedBatchSchema, feedPaths } from "./openapi-feed.js";
 import type { Schema } from "./openapi-operation.js";
 import {
   clockAndKeyPaths,
@@ -22,12 +23,12 @@ export function controlOpenApi(): Schema {
       version: VERSION,
       description:
         "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings, " +
-        "webhook endpoints and deliveries, and read-only views of their data. Errors use the service's error object.",
+        "webhook endpoints and deliveries, read-only views of their data, and a live feed of its changes. Errors use the service's error object.",
     },
     security: [{}, { adminToken: [] }],
     components: {
       securitySchemes: { adminToken: { type: "apiKey", in: "header", name: ADMIN_TOKEN_HEADER } },
-      schemas: { ...componentSchemas(), ...webhookSchemas() },
+      schemas: { ...componentSchemas(), ...webhookSchemas(), FeedBatch: feedBatchSchema },
     },
     paths: {
       ...projectPaths(),
@@ -36,6 +37,7 @@ export function controlOpenApi(): Schema {
       ...settingsPaths(),
       ...viewPaths(),
       ...webhookPaths(),
+      ...feedPaths(),
     },
   };
   return cached;

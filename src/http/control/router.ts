@@ -4,6 +4,7 @@ import { requireAdminToken } from "./admin-token.js";
 import { clockRoutes } from "./clock.js";
 import type { ControlDeps } from "./deps.js";
 import { faultRoutes } from "./faults.js";
+import { announceControlChanges, feedRoutes } from "./feed.js";
 import { healthRoutes } from "./health.js";
 import { keyRoutes } from "./keys.js";
 import { projectRoutes } from "./projects.js";
@@ -24,6 +25,7 @@ export interface ControlOptions {
 export function controlRouter(deps: ControlDeps, options: ControlOptions = {}): Router {
   const router = Router();
   router.use(requireAdminToken(deps.adminToken));
+  router.use(announceControlChanges(deps));
   healthRoutes(router, deps);
   projectRoutes(router, deps);
   clockRoutes(router, deps);
@@ -33,6 +35,7 @@ export function controlRouter(deps: ControlDeps, options: ControlOptions = {}): 
   settingsRoutes(router, deps);
   viewRoutes(router, deps);
   webhookRoutes(router, deps);
+  feedRoutes(router, deps);
   for (const extension of options.extensions ?? []) router.use(extension);
   // Unknown control paths end here rather than falling through to the service's routes and the journal.
   router.use((req) => {

@@ -1,0 +1,194 @@
+// @ts-check
+import { api, setToken, whenUnauthorized } from "./api.js";
+import { h, show } from "./dom.js";
+import { openFeed } from "./feed.js";
+import { controlsPanel } from "./panels/controls.js";
+import { eventsPanel } from "./panels/events.js";
+import { loyaltyPanel } from "./panels/loyalty.js";
+import { membersPanel } from "./panels/members.js";
+import { requestsPanel } from "./panels/requests.js";
+import { webhooksPanel } from "./panels/webhooks.js";
+
+/**
+ * @typedef {{ projectId: string, say: (text: string) => void, refreshAll: () => void }} Context
+ * @typedef {{ topics: string[], collections?: string[], refresh: () => Promise<void> }} Panel
+ * @typedef {{ panel: Panel, running: boolean, again: boolean }} Slot
+ */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const picker = /** @type {HTMLSelectElement} */ ($("project"));
+const status = $("feed-status");
+/** @type {Context} */
+const context = { projectId: "", say, refreshAll };
+/** What the user just did is said for a few seconds before the feed's news may replace it. */
+let heldUntil = 0;
+const HOLD_MS = 3000;
+
+/** @param {string} text the outcome of something the user did */
+function say(text) {
+  heldUntil = Date.now() + HOLD_MS;
+  show(status, text);
+}
+
+/** @param {string} text news from the feed */
+function tell(text) {
+  if (Date.now() >= heldUntil) show(status, text);
+}
+/** @type {Slot[]} */
+const slots = [
+  membersPanel($("members"), context),
+  eventsPanel($("events"), context),
+  loyaltyPanel($("loyalty"), context),
+  requestsPanel($("requests"), context),
+  webhooksPanel($("webhooks"), context),
+  controlsPanel($("controls"), context),
+].map((panel) => ({ panel, running: false, again: false }));
+/** @type {{ close(): void } | undefined} */
+let feed;
+
+/** Under a load test the feed says "changed" ten times a second; a panel fetches at most this often. */
+const MIN_GAP_MS = 500;
+
+/**
+ * One refresh of a panel at a time: changes that arrive meanwhile ask for one more, however many they are.
+ * @param {Slot} slot
+ */
+async function refresh(slot) {
+  if (slot.running) {
+    slot.again = true;
+    return;
+  }
+  slot.running = true;
+  try {
+    do {
+      slot.again = false;
+      const started = Date.now();
+      await slot.panel.refresh();
+      if (slot.again)
+        await new Promise((resolve) => setTimeout(resolve, MIN_GAP_MS - (Date.now() - started)));
+    } while (slot.again);
+  } finally {
+    slot.running = false;
+  }
+}
+
+/**
+ * Whether a batch of changes touches what a panel shows.
+ * @param {Panel} panel
+ * @param {import("./feed.js").FeedBatch} batch
+ */
+function concerns(panel, batch) {
+  if (batch.topics.includes("project")) return true;
+  return panel.topics.some((topic) =>
+    topic === "records"
+      ? batch.topics.includes("records") &&
+        (!panel.collections || panel.collections.some((c) => batch.collections.includes(c)))
+      : batch.topics.includes(topic),
+  );
+}
+
+function refreshAll() {
+  for (const slot of slots) refresh(slot);
+}
+
+/** @param {import("./feed.js").FeedBatch} batch */
+function changed(batch) {
+  for (const slot of slots) if (concerns(slot.panel, batch)) refresh(slot);
+  const last = batch.requests.at(-1);
+  if (last)
+    tell(
+      `Live. ${batch.requests_count} new request${batch.requests_count === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
+    );
+  else tell(`Live. Changed: ${batch.topics.join(", ")}.`);
+}
+
+/** @param {string} projectId */
+function select(projectId) {
+  context.projectId = projectId;
+  if (location.hash !== `#${projectId}`) history.replaceState(null, "", `#${encodeURIComponent(projectId)}`);
+  feed?.close();
+  let lost = false;
+  feed = openFeed(projectId, {
+    batch: changed,
+    state: (state, detail) => {
+      if (state === "live") {
+        say(`Live: showing project ${projectId} as it changes.`);
+        // Back after a loss: what changed meanwhile was never told.
+        if (lost) refreshAll();
+        lost = false;
+      } else {
+        lost = true;
+        say(state === "refused" ? `Feed refused: ${detail}` : "Feed lost; reconnecting…");
+      }
+    },
+  });
+  refreshAll();
+}
+
+/** The projects as the picker lists them; `current` stays chosen. @param {string | undefined} current */
+function listProjects(/** @type {{ id: string, name: string }[]} */ projects, current) {
+  show(
+    picker,
+    ...projects.map((p) => h("option", { value: p.id, selected: p.id === current }, `${p.name} (${p.id})`)),
+  );
+}
+
+async function loadProjects() {
+  const list = await api("/__mock/projects");
+  const ids = list.projects.map((/** @type {{ id: string }} */ p) => p.id);
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  const current = ids.includes(wanted)
+    ? wanted
+    : ids.includes(context.projectId)
+      ? context.projectId
+      : ids.includes("demo")
+        ? "demo"
+        : ids[0];
+  listProjects(list.projects, current);
+  if (current) select(current);
+}
+
+// Projects come and go through the control API (a CI job's own project): the list is read again when the
+// picker is about to be used, never polled.
+picker.addEventListener("focus", () => {
+  api("/__mock/projects").then(
+    (list) => listProjects(list.projects, context.projectId),
+    () => undefined,
+  );
+});
+
+picker.addEventListener("change", () => select(picker.value));
+window.addEventListener("hashchange", () => {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (id && id !== context.projectId && [...picker.options].some((o) => o.value === id)) {
+    picker.value = id;
+    select(id);
+  }
+});
+
+const large = $("large-type");
+function setLarge(/** @type {boolean} */ on) {
+  document.documentElement.classList.toggle("large", on);
+  large.setAttribute("aria-pressed", String(on));
+  localStorage.setItem("loyalty-mock-large-type", on ? "1" : "");
+}
+large.addEventListener("click", () => setLarge(!document.documentElement.classList.contains("large")));
+setLarge(localStorage.getItem("loyalty-mock-large-type") === "1");
+
+const dialog = /** @type {HTMLDialogElement} */ ($("token-dialog"));
+whenUnauthorized(() => {
+  feed?.close();
+  if (!dialog.open) dialog.showModal();
+});
+$("token-form").addEventListener("submit", () => {
+  setToken(/** @type {HTMLInputElement} */ ($("token")).value);
+  start();
+});
+
+function start() {
+  loadProjects().catch((error) => {
+    show($("token-error"), dialog.open ? String(error.message) : "");
+    context.say(`Cannot list projects: ${error.message}`);
+  });
+}
+start();
