@@ -1,8 +1,8 @@
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
-import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ChangeFeed } from "../feed/change-feed.js";
+import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
@@ -56,8 +56,11 @@ export class ProjectRegistry {
   }) {
     this.clock = options.clock;
     this.defaults = { ...options.defaults };
-    this.dispatcher = new WebhookDispatcher(this.defaults.webhooks, options.send);
     this.feed = new ChangeFeed(options.feedDelayMs === undefined ? {} : { delayMs: options.feedDelayMs });
+    // A delivery made or answered is news for the dashboard's webhooks panel.
+    this.dispatcher = new WebhookDispatcher(this.defaults.webhooks, options.send, (projectId) =>
+      this.feed.announce(projectId, "webhooks"),
+    );
     for (const document of options.documents ?? []) this.add(document);
   }
 
