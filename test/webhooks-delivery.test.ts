@@ -131,22 +131,39 @@ describe("a delivery: envelope and signature", () => {
     expect(vendorUtils.webhooks.verifySignature(documented, { a: 1 }, "secretKey")).toBe(true);
   });
 
-  it("sends `data` as it was when notified, even if the object changes before the send", async () => {
+  it("sends `data` as it was when notified, even when a later operation changes the same card before the send", async () => {
     const w = world();
-    const hook = await receiver();
-    await addEndpoint(w, { url: hook.url });
-    const data = { loyalty_card: { points: 100 } };
-    w.registry.dispatcher.notify(
-      w.demo,
-      [{ type: "voucher.loyalty_card.points_added", entityId: "v_1", data }],
-      {
-        requestId: "v-000000000000000001",
-        apiKey: { name: "k", app_id: "demo-app-id" },
-      },
-    );
-    data.loyalty_card.points = 999;
+    // The first delivery is held, so the second operation runs before anything of the first is sent.
+    const hook = await receiver(() => "hang");
+    await addEndpoint(w, {
+      url: hook.url,
+      events: ["voucher.published", "voucher.loyalty_card.points_added"],
+    });
+    const assigned = await request(w.app)
+      .post("/v1/loyalties/camp_demo_loyalty/members")
+      .set(DEMO_KEYS)
+      .send({ customer: { source_id: "later@example.com" } });
+    expect(assigned.status).toBe(200);
+    const paid = await request(w.app)
+      .post("/v1/events")
+      .set(DEMO_KEYS)
+      .send({
+        event: "user_subscribed",
+        customer: { source_id: "later@example.com" },
+        metadata: { plan: "pro" },
+      });
+    expect(paid.status).toBe(200);
+    const points = w.demo.vouchers.get(assigned.body.id).loyalty_card?.points;
+    expect(points).toBeGreaterThan(0);
+    hook.release(200);
     await w.registry.dispatcher.settled();
-    expect(hook.received[0]?.body.data).toEqual({ loyalty_card: { points: 100 } });
+    const [published, added] = hook.received.map(
+      (got) => got.body as { type: string; data: { voucher: { loyalty_card: { points: number } } } },
+    );
+    expect(published?.type).toBe("voucher.published");
+    expect(published?.data.voucher.loyalty_card.points).toBe(0);
+    expect(added?.type).toBe("voucher.loyalty_card.points_added");
+    expect(added?.data.voucher.loyalty_card.points).toBe(points);
   });
 
   it("created_at and last_attempt_at follow the project's clock when it is moved", async () => {

@@ -9,7 +9,11 @@ export interface Notification {
   readonly type: string;
   /** The id of the record the event is about: the envelope's `event.entity_id`. */
   readonly entityId: string;
-  /** The notification's `data`, valid against the vendor's schema for its type (v2024-01-01). */
+  /**
+   * The notification's `data`, valid against the vendor's schema for its type (v2024-01-01). Kept as given and
+   * serialised only when it is sent, after the operation has answered: it must never be changed after notify (it
+   * is built fresh per notification and may share parts of stored records, which are replaced, never changed).
+   */
   readonly data: Readonly<Record<string, unknown>>;
 }
 
