@@ -30,6 +30,11 @@ export interface Variant {
    * then serves a copy of the fixtures with them added. A reset between rounds brings them back like the rest.
    */
   fixtures?: Record<string, unknown>;
+  /**
+   * Something running beside the server for the whole run, such as a browser with the dashboard open: started with
+   * the server's URL once it is up, stopped (by what it answers) when the run ends.
+   */
+  beside?: (url: string) => Promise<() => Promise<void>>;
 }
 
 export interface AbSettings {
@@ -130,6 +135,7 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
   const fixtures = writeBenchFixtures(join(tmp, "fixtures"), sizes);
   const locationPath = `/v1/locations/${BENCH_LOCATION}`;
   const targets = new Map<string, RunningTarget>();
+  const besides: (() => Promise<void>)[] = [];
   const samples = new Map<string, Sample[]>();
   const all = scenarios(sizes).filter((scenario) => s.only.length === 0 || s.only.includes(scenario.name));
   if (all.length === 0) throw new Error(`no scenario named ${s.only.join(", ")}`);
@@ -149,6 +155,9 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
         }),
       );
     }
+    for (const variant of variants)
+      if (variant.beside)
+        besides.push(await variant.beside((targets.get(variant.name) as RunningTarget).url));
     // Warm-up: JIT and connection pools, every operation once, not measured.
     for (const target of targets.values()) {
       for (const scenario of all) {
@@ -173,6 +182,7 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
       }
     }
   } finally {
+    for (const stop of besides) await stop();
     await Promise.all([...targets.values()].map((target) => target.stop()));
     rmSync(tmp, { recursive: true, force: true });
   }

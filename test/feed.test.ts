@@ -116,7 +116,8 @@ describe("GET /__mock/projects/{projectId}/feed", () => {
     });
     expect(member.status).toBe(200);
     const batch = (await next()).data as FeedBatch;
-    expect(batch.topics.sort()).toEqual(["records", "requests"]);
+    // The assignment's notifications land in the webhook outbox (kept as not_sent with no endpoint): news too.
+    expect(batch.topics.sort()).toEqual(["records", "requests", "webhooks"]);
     expect(batch.collections.sort()).toEqual(["customers", "publications", "vouchers"]);
     expect(batch.requests).toEqual([
       expect.objectContaining({

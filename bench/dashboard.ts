@@ -1,0 +1,49 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
+import { ROOT } from "./targets.js";
+
+/**
+ * `npm run bench:dashboard`: what an open dashboard costs the six operations (issue 17: "the live feed must not
+ * slow the six operations"). The same build twice in a paired A/B run (bench/ab.ts): once alone, once with the
+ * dashboard open on the benchmark project in Debian's chromium, following the live feed and fetching its panels
+ * as the load changes them. CPU per request is the server's: what the page makes the server do is counted in it.
+ */
+const { settings } = abArgs();
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+async function openDashboard(url: string): Promise<() => Promise<void>> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  const page = await browser.newPage();
+  await page.goto(`${url}/__mock/ui/#bench`);
+  // The live feed is open once the page says so.
+  await page.getByText("Live", { exact: false }).first().waitFor({ timeout: 30_000 });
+  return () => browser.close();
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM} (apt-get install chromium)`);
+  const started = performance.now();
+  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  const script = "dist/main.js";
+  const variants: Variant[] = [
+    { name: "no page", script },
+    { name: "dashboard open", script, beside: openDashboard },
+  ];
+  const results = await runVariants(variants, settings);
+  const { rounds, duration, connections } = settings;
+  process.stdout.write(
+    `\nThe dashboard open or not, ${rounds} rounds of ${duration} s, ${connections} connections (medians of the rounds)\n\n`,
+  );
+  printResults(results, "CPU vs no page");
+  writeReport("dashboard", { settings, results }, started);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:dashboard failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
