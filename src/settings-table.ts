@@ -80,7 +80,7 @@ export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env
 
 /**
  * The variables 0.4 read, unprefixed. Only these are still read (when the prefixed one is unset, with a warning)
- * until 0.6.0: a row added since has its prefixed name only, or an application's CORS_ORIGINS, say, would
+ * until 0.7.0: a row added since has its prefixed name only, or an application's CORS_ORIGINS, say, would
  * configure the mock again.
  */
 const READ_BY_0_4 = new Set([
@@ -165,7 +165,7 @@ export function readRows(
     }
     if (found.former)
       warnings.push(
-        `${found.from} is deprecated: set ${variableOf(row)} instead; the old names stop working in 0.6.0`,
+        `${found.from} is deprecated: set ${variableOf(row)} instead; the old names stop working in 0.7.0`,
       );
     const result = row.schema.safeParse(found.text);
     if (result.success) config[row.env] = result.data;

@@ -34,8 +34,8 @@ describe("the settings' variables", () => {
     );
     expect(config).toMatchObject({ PORT: 4000, LOG_LEVEL: "warn", ADMIN_TOKEN: "t", HOST: "127.0.0.1" });
     expect(warnings).toEqual([
-      "LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0.6.0",
-      "MOCK_ADMIN_TOKEN is deprecated: set LOYALTY_MOCK_ADMIN_TOKEN instead; the old names stop working in 0.6.0",
+      "LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0.7.0",
+      "MOCK_ADMIN_TOKEN is deprecated: set LOYALTY_MOCK_ADMIN_TOKEN instead; the old names stop working in 0.7.0",
     ]);
   });
 
