@@ -195,7 +195,7 @@ describe("webhooks, end to end over loopback", () => {
     const card = member.body as { id: string; code: string; holder_id: string };
     const published = receiver.received.find((r) => r.body.type === "voucher.published")?.body;
     expect(published?.data).toMatchObject({ voucher: { id: card.id, code: card.code } });
-    expect((published?.event as { entity_id: string }).entity_id).toBe(card.id);
+    expect((published?.event as { entity_id: string } | undefined)?.entity_id).toBe(card.id);
     const customerCreated = receiver.received[0]?.body as { data: { customer: { id: string } } };
     expect(customerCreated.data.customer.id).toBe(card.holder_id);
   });
