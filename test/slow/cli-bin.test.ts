@@ -116,7 +116,7 @@ describe("the loyalty-mock bin", () => {
     killGroup(run, "SIGTERM");
     expect((await run.exited).code).toBe(0);
     expect(run.stderr()).toMatch(
-      /^loyalty-mock: warning: LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0\.6\.0\nloyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+      /^loyalty-mock: warning: LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0\.7\.0\nloyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/,
     );
     expect(run.stdout()).toBe("");
   });
