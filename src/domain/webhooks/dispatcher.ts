@@ -72,9 +72,8 @@ export class WebhookDispatcher {
       // copy of four notifications cost a card assignment most of its CPU again). That is safe because `data` is
       // made fresh per notification and shares only stored records' parts, and records are replaced by put, never
       // changed in place (Notification's contract).
-      const taken = notification;
       if (takers.length === 0) {
-        this.#record(project, null, envelopeOf(project.id, taken, event, null), nowIso);
+        this.#record(project, null, envelopeOf(project.id, notification, event, null), nowIso);
         continue;
       }
       for (const endpoint of takers) {
@@ -82,7 +81,7 @@ export class WebhookDispatcher {
         const delivery = this.#record(
           project,
           endpoint,
-          envelopeOf(project.id, taken, event, source),
+          envelopeOf(project.id, notification, event, source),
           nowIso,
         );
         this.#enqueue({ project, delivery, endpoint });
