@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/process.js";
+import { type Receiver, startReceiver } from "../helpers/receiver.js";
 import { call, launch, type Served, seen, serve } from "./browser.js";
 
 const ADMIN = "demo-admin-token";
@@ -14,12 +15,20 @@ const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
 const LIVE_MS = 1000;
 
 let server: Served;
+let receiver: Receiver;
 let browser: Browser;
 let page: Page;
 let code = "";
 
 beforeAll(async () => {
   server = await serve({ LOYALTY_MOCK_ADMIN_TOKEN: ADMIN });
+  // A real receiver on loopback, subscribed before any operation: the demo's webhooks are delivered, not only kept.
+  receiver = await startReceiver();
+  const endpoint = await call(server.url, "POST", "/__mock/projects/demo/webhooks", {
+    headers: ADMIN_HEADER,
+    json: { url: receiver.url, secret: "demo-secret" },
+  });
+  if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status}`);
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1440, height: 1280 } });
   page.on("pageerror", (error) => {
@@ -30,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await receiver?.close();
 });
 
 const op = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
@@ -115,12 +125,47 @@ describe("the dashboard at /__mock/ui/", () => {
     await page.selectOption("#request-status", "");
   });
 
-  it("shows the webhook deliveries as the control API answers them (an error line where it has none)", async () => {
-    const answer = await call(server.url, "GET", "/__mock/projects/demo/webhooks/deliveries?limit=50", {
+  it("shows each webhook delivery as the receiver answers it, and resends one from the page", async () => {
+    const got = receiver.received.length;
+    const member = await op("POST", "/v1/loyalties/camp_demo_loyalty/members", {
+      json: { customer: { source_id: "webhook-demo@example.com", name: "Wendy Webhook" } },
+    });
+    expect(member.status).toBe(200);
+    const types = [
+      "customer.created",
+      "publication.succeeded",
+      "customer.publication.succeeded",
+      "voucher.published",
+    ];
+    // Delivered off the request path: the receiver has all four within the second the page is given too.
+    const deadline = Date.now() + LIVE_MS;
+    while (receiver.received.length < got + types.length) {
+      if (Date.now() > deadline)
+        throw new Error(`the receiver got ${receiver.received.length - got} notifications`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const list = await call(server.url, "GET", "/__mock/projects/demo/webhooks/deliveries?limit=50", {
       headers: ADMIN_HEADER,
     });
-    if (answer.status === 200) await seen(page, "#webhooks", `${answer.body.total} deliveries`, LIVE_MS);
-    else await seen(page, "#webhooks .error", `answered ${answer.status} ${answer.body.key}`, LIVE_MS);
+    // biome-ignore lint/suspicious/noExplicitAny: the control API's JSON, as documented
+    const mine = (list.body.deliveries as any[]).slice(-types.length);
+    expect(mine.map((d) => [d.type, d.status])).toEqual(types.map((type) => [type, "delivered"]));
+    expect(receiver.received.slice(got).map((r) => r.body.type)).toEqual(types);
+    for (const d of mine)
+      await seen(
+        page,
+        `#webhooks [data-delivery="${d.id}"]`,
+        new RegExp(
+          `${d.type.replaceAll(".", "\\.")}[\\s\\S]*delivered[\\s\\S]*200 in \\d+ ms[\\s\\S]*1 attempt\\b`,
+        ),
+        LIVE_MS,
+      );
+    const created = mine[0];
+    const before = receiver.received.length;
+    await page.click(`#webhooks [data-delivery="${created.id}"] button`);
+    await seen(page, `#webhooks [data-delivery="${created.id}"]`, "2 attempts", LIVE_MS);
+    expect(receiver.received.length).toBe(before + 1);
+    expect(receiver.received.at(-1)?.body).toMatchObject({ type: "customer.created" });
   });
 
   it("takes the README's screenshot in this demo state", async () => {
