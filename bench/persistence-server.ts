@@ -152,6 +152,8 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     STATE_FILE: stateFile,
     STATE_SYNC: "always",
     TOKEN_LIMIT: "100000000",
+    // Raised as in every benchmark: at the default 2,000 a minute, a 429 is not a write and must not be counted as one.
+    RATE_LIMIT_PER_MINUTE: "1000000000",
   };
   const first = await start(env);
   const writes = await autocannon({
@@ -197,7 +199,8 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
   return {
     cards,
     firstStartMs: first.readyMs,
-    writesPerSecond: writes.requests.average,
+    // Acknowledged writes only: a refused request (429, 5xx) is an answer, not a write.
+    writesPerSecond: writes["2xx"] / writes.duration,
     writeErrors: writes.errors + writes.non2xx + writes.timeouts,
     sigtermMs: sigterm.ms,
     sigtermCode: sigterm.code,
