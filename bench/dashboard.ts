@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
-import { ROOT } from "./targets.js";
+import { cpuTimeMs, ROOT } from "./targets.js";
 
 /**
  * `npm run bench:dashboard`: what an open dashboard costs the six operations (issue 17: "the live feed must not
@@ -13,6 +13,29 @@ import { ROOT } from "./targets.js";
 const { settings } = abArgs();
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** The chromium processes running now (the browser, its renderer, GPU and network processes), by /proc. */
+function chromiumPids(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "chromium";
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function chromiumCpuMs(pids: number[]): Promise<number> {
+  let total = 0;
+  for (const pid of pids) total += (await cpuTimeMs(pid)) ?? 0;
+  return total;
+}
+
+/** What the open page cost the machine besides the server: chromium's CPU time per second it was open. */
+const browserCost: { seconds: number; cpuMs: number }[] = [];
+
 async function openDashboard(url: string): Promise<() => Promise<void>> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -22,7 +45,16 @@ async function openDashboard(url: string): Promise<() => Promise<void>> {
   await page.goto(`${url}/__mock/ui/#bench`);
   // The live feed is open once the page says so.
   await page.getByText("Live", { exact: false }).first().waitFor({ timeout: 30_000 });
-  return () => browser.close();
+  const pids = chromiumPids();
+  const opened = performance.now();
+  const before = await chromiumCpuMs(pids);
+  return async () => {
+    browserCost.push({
+      seconds: (performance.now() - opened) / 1000,
+      cpuMs: (await chromiumCpuMs(pids)) - before,
+    });
+    await browser.close();
+  };
 }
 
 async function main(): Promise<void> {
@@ -40,7 +72,12 @@ async function main(): Promise<void> {
     `\nThe dashboard open or not, ${rounds} rounds of ${duration} s, ${connections} connections (medians of the rounds)\n\n`,
   );
   printResults(results, "CPU vs no page");
-  writeReport("dashboard", { settings, results }, started);
+  const [open] = browserCost;
+  if (open)
+    process.stdout.write(
+      `\nchromium (every process of it) used ${(open.cpuMs / 1000).toFixed(1)} s of CPU in the ${open.seconds.toFixed(0)} s the page was open: ${((100 * open.cpuMs) / 1000 / open.seconds).toFixed(0)}% of a core\n`,
+    );
+  writeReport("dashboard", { settings, results, browser: open }, started);
 }
 
 main().catch((error: unknown) => {

@@ -27,16 +27,32 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
- * Replaces what an element shows.
+ * Replaces what an element shows, unless it shows that already: a panel fetched again under load often gets the
+ * same answer, and leaving the page as it is spares the browser a layout (and keeps focus and selection).
  * @param {Element} element
  * @param {...(Node | string | null | undefined | false)} children
  */
 export function show(element, ...children) {
-  element.replaceChildren(
-    ...children
-      .filter((child) => child !== null && child !== undefined && child !== false)
-      .map((c) => /** @type {Node | string} */ (c)),
+  const next = /** @type {(Node | string)[]} */ (
+    children.filter((child) => child !== null && child !== undefined && child !== false)
   );
+  if (!showsAlready(element, next)) element.replaceChildren(...next);
+}
+
+/**
+ * Whether `element`'s children are `next` already: the same nodes, or equal ones (same tags, attributes and text).
+ * @param {Element} element
+ * @param {(Node | string)[]} next
+ */
+function showsAlready(element, next) {
+  const now = element.childNodes;
+  if (now.length !== next.length) return false;
+  return next.every((child, i) => {
+    const shown = now[i];
+    return typeof child === "string"
+      ? shown.nodeType === Node.TEXT_NODE && shown.textContent === child
+      : shown === child || shown.isEqualNode(child);
+  });
 }
 
 /**

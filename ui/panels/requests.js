@@ -41,6 +41,13 @@ export function requestsPanel(section, context) {
   const { error, body } = frame(section, "Requests", [filters]);
   /** Rows opened stay open as new ones arrive. */
   const open = new Set();
+  /**
+   * The rows shown, by request id: an entry never changes once journaled, so under load a refresh builds only the
+   * rows of requests new since the last, and the list is left alone when no row came or went.
+   * @type {Map<string, HTMLLIElement>}
+   */
+  let rows = new Map();
+  const journal = h("ol", { className: "journal", "aria-label": "Requests, newest first" });
 
   async function refresh() {
     const op = OPERATIONS[Number(operation.value)];
@@ -56,11 +63,20 @@ export function requestsPanel(section, context) {
       });
       show(error);
       const entries = list.requests.reverse();
+      /** @type {Map<string, HTMLLIElement>} */
+      const next = new Map();
+      const items = entries.map((/** @type {any} */ e) => {
+        // A client may send its own request id twice: the entry's time, status and latency tell them apart.
+        const key = `${e.request_id} ${e.time} ${e.status} ${e.duration_ms}`;
+        const item = (!next.has(key) && rows.get(key)) || row(e);
+        next.set(key, item);
+        return item;
+      });
+      rows = next;
+      show(journal, ...items);
       show(
         body,
-        entries.length === 0
-          ? h("p", null, "No requests match.")
-          : h("ol", { className: "journal", "aria-label": "Requests, newest first" }, ...entries.map(row)),
+        entries.length === 0 ? h("p", null, "No requests match.") : journal,
         h("p", { className: "muted" }, `The newest ${entries.length} matching requests (at most ${SHOWN}).`),
       );
     } catch (e) {
