@@ -125,6 +125,14 @@ describe("the dashboard at /__mock/ui/", () => {
     await page.selectOption("#request-status", "");
   });
 
+  it("takes the README's screenshot in this demo state", async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const png = await page.screenshot({ fullPage: false });
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    // Written only when asked (npm run screenshot), so a test run leaves the working tree as it was.
+    if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(ROOT, "docs/dashboard.png"), png);
+  });
+
   it("shows each webhook delivery as the receiver answers it, and resends one from the page", async () => {
     const got = receiver.received.length;
     const member = await op("POST", "/v1/loyalties/camp_demo_loyalty/members", {
@@ -166,14 +174,6 @@ describe("the dashboard at /__mock/ui/", () => {
     await seen(page, `#webhooks [data-delivery="${created.id}"]`, "2 attempts", LIVE_MS);
     expect(receiver.received.length).toBe(before + 1);
     expect(receiver.received.at(-1)?.body).toMatchObject({ type: "customer.created" });
-  });
-
-  it("takes the README's screenshot in this demo state", async () => {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    const png = await page.screenshot({ fullPage: false });
-    expect(png.subarray(1, 4).toString()).toBe("PNG");
-    // Written only when asked (npm run screenshot), so a test run leaves the working tree as it was.
-    if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(ROOT, "docs/dashboard.png"), png);
   });
 
   it("injects a fault on an operation for its next call and sets the rate limit, from the page", async () => {
