@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
@@ -24,6 +24,10 @@ export interface ServerResult {
   /** GET location at 10 connections while the restart's background snapshot is written. */
   getP99Ms: number;
   getMaxMs: number;
+  /** The longest the server's event loop was held from the restart's first answer to its snapshot's end. */
+  loopBlockMaxMs: number;
+  /** The machine's one-minute load average at the end: what a wall-clock figure must be read with. */
+  loadAverage: number;
   snapshotDone: boolean;
   rssIdleMiB: number;
   rssPeakDuringSnapshotMiB: number;
@@ -68,17 +72,18 @@ interface Child {
   exited: Promise<number | null>;
 }
 
-async function start(env: Record<string, string>): Promise<Child> {
+async function start(env: Record<string, string>, loopDelayFile?: string): Promise<Child> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ["dist/main.js"], {
+  const child = spawn(process.execPath, ["--import", "./bench/loop-delay.mjs", "dist/main.js"], {
     cwd: ROOT,
     // The server runs with Node's default heap, as users run it, whatever this process was given.
     env: {
       ...process.env,
       ...serverSettings({ ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" }),
       NODE_OPTIONS: "",
+      ...(loopDelayFile && { LOOP_DELAY_OUT: loopDelayFile }),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -106,6 +111,23 @@ async function stop(server: Child): Promise<{ ms: number; code: number | null }>
 }
 
 /** Samples the process's resident memory every 100 ms until `until` settles; the peak, in MiB. */
+/**
+ * The longest event-loop delay of the server since the last call, by bench/loop-delay.mjs (which the bench loads
+ * into it): SIGUSR2, then its answer in `file`.
+ */
+async function loopDelay(pid: number, file: string): Promise<{ maxMs: number; p99Ms: number }> {
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    try {
+      return JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  throw new Error("the server did not tell its event-loop delay");
+}
+
 async function peakRss<T>(pid: number, until: Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = 0;
   let done = false;
@@ -171,8 +193,10 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
   });
   const sigterm = await stop(first);
   const genBefore = snapshotGen(stateFile);
-  const second = await start(env);
+  const loopFile = join(dir, "loop-delay.json");
+  const second = await start(env, loopFile);
   const pid = second.child.pid as number;
+  await loopDelay(pid, loopFile);
   // The restart replayed a log, so it writes a new snapshot in the background: GETs run across it.
   const during = await peakRss(
     pid,
@@ -184,8 +208,10 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     }),
   );
   const snapshotDone = snapshotGen(stateFile) > genBefore;
+  const loopDuringGets = await loopDelay(pid, loopFile);
   for (let waited = 0; snapshotGen(stateFile) <= genBefore && waited < 300; waited++)
     await new Promise((resolve) => setTimeout(resolve, 1000));
+  const loopRestOfSnapshot = await loopDelay(pid, loopFile);
   const project = (await (await fetch(`${second.url}/__mock/projects/bench`)).json()) as {
     counts?: { tokens?: number };
   };
@@ -210,6 +236,8 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     tokensAcknowledged: writes["2xx"],
     getP99Ms: during.value.latency.p99,
     getMaxMs: during.value.latency.max,
+    loopBlockMaxMs: Math.max(loopDuringGets.maxMs, loopRestOfSnapshot.maxMs),
+    loadAverage: loadavg()[0] ?? 0,
     snapshotDone,
     rssIdleMiB: rssIdle,
     rssPeakDuringSnapshotMiB: during.peak,
