@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Campaign } from "../campaigns/campaign.js";
-import { RecordStore } from "../record-store.js";
+import { type KeySet, RecordStore } from "../record-store.js";
 import {
   category,
   freeObject,
@@ -115,6 +115,11 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   override find(id: string): Voucher | undefined {
     const voucher = super.find(id);
     return voucher && this.#complete(voucher);
+  }
+
+  /** The codes of the cards, as a set. */
+  get codes(): KeySet {
+    return this.keysOf(this.#byCode);
   }
 
   findByCode(code: string): Voucher | undefined {
