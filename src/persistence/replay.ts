@@ -4,6 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
 import { endLineIn, fileLines, parseLine } from "./file-lines.js";
 import { KeyedRecords } from "./keyed-records.js";
+import { shareWithPrevious } from "./share-values.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
 export const SNAPSHOT_VERSION = 2;
@@ -147,6 +148,8 @@ export function replayState(file: string): Replay {
     hashing = end < 0;
   };
   let checksummed = false;
+  // The last record read of each project's collection, which the next one shares its equal values with.
+  const previous = new Map<string, Record<string, unknown>>();
   for (const { text, number } of fileLines(file, hashBytes)) {
     const where = `line ${number}`;
     const line = parseLine(text);
@@ -165,6 +168,13 @@ export function replayState(file: string): Replay {
         );
       checksummed = line.sha256 !== undefined;
       break;
+    }
+    const record = line?.r;
+    if (typeof record === "object" && record !== null && !Array.isArray(record)) {
+      const slot = `${String(line?.p)}\0${String(line?.c)}`;
+      const before = previous.get(slot);
+      if (before) shareWithPrevious(record as Record<string, unknown>, before);
+      previous.set(slot, record as Record<string, unknown>);
     }
     try {
       if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
