@@ -149,13 +149,12 @@ export function replayState(file: string): Replay {
   };
   let checksummed = false;
   // The last record read of each project's collection, which the next one shares its equal values with.
-  const previous = new Map<string, Record<string, unknown>>();
+  const previous = new Map<unknown, Map<unknown, Record<string, unknown>>>();
   for (const { text, number } of fileLines(file, hashBytes)) {
-    const where = `line ${number}`;
     const line = parseLine(text);
     if (number === 1) {
       if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
-        throw new StateFileError(file, `${where}: not the head of a state snapshot`);
+        throw new StateFileError(file, `line ${number}: not the head of a state snapshot`);
       gen = Number(line.gen);
       continue;
     }
@@ -164,22 +163,24 @@ export function replayState(file: string): Replay {
       if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
         throw new StateFileError(
           file,
-          `${where}: the snapshot does not match its checksum (damaged or edited)`,
+          `line ${number}: the snapshot does not match its checksum (damaged or edited)`,
         );
       checksummed = line.sha256 !== undefined;
       break;
     }
     const record = line?.r;
-    if (typeof record === "object" && record !== null && !Array.isArray(record)) {
-      const slot = `${String(line?.p)}\0${String(line?.c)}`;
-      const before = previous.get(slot);
+    if (line && typeof record === "object" && record !== null && !Array.isArray(record)) {
+      // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
+      let collections = previous.get(line.p);
+      if (!collections) previous.set(line.p, (collections = new Map()));
+      const before = collections.get(line.c);
       if (before) shareWithPrevious(record as Record<string, unknown>, before);
-      previous.set(slot, record as Record<string, unknown>);
+      collections.set(line.c, record as Record<string, unknown>);
     }
     try {
       if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
     } catch (error) {
-      throw new StateFileError(file, `${where}: ${(error as Error).message}`);
+      throw new StateFileError(file, `line ${number}: ${(error as Error).message}`);
     }
   }
   if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
