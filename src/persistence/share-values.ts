@@ -7,16 +7,16 @@
  * most of a restart's cost after JSON.parse. Only a freshly parsed record may be passed: it is changed in place.
  */
 export function shareWithPrevious(record: Record<string, unknown>, previous: Record<string, unknown>): void {
-  const keys = Object.keys(record);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    // An own __proto__ key (JSON.parse makes one) would set the prototype if assigned.
-    if (key === "__proto__") continue;
+  // for-in rather than Object.keys: V8 reads `record[key]` through the shape's key cache, with no array per record.
+  for (const key in record) {
     const value = record[key];
     const before = previous[key];
-    if (value === before) {
-      if (typeof value === "string") record[key] = before;
-    } else if (sameShallow(value, before)) record[key] = before;
+    // Strings of up to 10 characters come out of JSON.parse shared already; longer ones are copies.
+    const share =
+      value === before ? typeof value === "string" && value.length > 10 : sameShallow(value, before);
+    // An own __proto__ key (JSON.parse makes one) would set the prototype if assigned; an inherited key is not
+    // the record's to change.
+    if (share && key !== "__proto__" && Object.hasOwn(record, key)) record[key] = before;
   }
 }
 
