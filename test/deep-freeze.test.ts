@@ -31,7 +31,11 @@ describe("deepFreeze", () => {
   it("walks a deep document without overflowing the stack", () => {
     let deep: Record<string, unknown> = {};
     const top = deep;
-    for (let i = 0; i < 100_000; i++) deep = (deep.next = {}) as Record<string, unknown>;
+    for (let i = 0; i < 100_000; i++) {
+      const next: Record<string, unknown> = {};
+      deep.next = next;
+      deep = next;
+    }
     deepFreeze(top);
     expect(Object.isFrozen(deep)).toBe(true);
   });

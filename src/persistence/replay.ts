@@ -174,7 +174,10 @@ export function replayState(file: string): Replay {
       if (line && typeof record === "object" && record !== null && !Array.isArray(record)) {
         // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
         let collections = previous.get(line.p);
-        if (!collections) previous.set(line.p, (collections = new Map()));
+        if (!collections) {
+          collections = new Map();
+          previous.set(line.p, collections);
+        }
         const before = collections.get(line.c);
         if (before) shareWithPrevious(record as Record<string, unknown>, before);
         collections.set(line.c, record as Record<string, unknown>);
