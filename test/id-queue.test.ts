@@ -62,4 +62,15 @@ describe("IdQueue (the open cards of a campaign, in order)", () => {
       { numRuns: 25 },
     );
   });
+  it("queues an id added as new like one added with add, and deletes it from its slot", () => {
+    const queue = new IdQueue();
+    queue.addNew("a");
+    queue.add("b");
+    queue.addNew("c");
+    queue.add("a");
+    expect([...queue]).toEqual(["a", "b", "c"]);
+    expect(queue.delete("c")).toBe(true);
+    expect([...queue]).toEqual(["a", "b"]);
+    expect(queue.size).toBe(2);
+  });
 });

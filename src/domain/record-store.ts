@@ -2,6 +2,12 @@ import { notFound, type ResourceType } from "./errors.js";
 
 type KeyOf<T> = (record: T) => string | null | undefined;
 
+/** The values a store holds under one key, read only: what the reference check of a restart asks of it. */
+export interface KeySet {
+  readonly size: number;
+  has(value: string): boolean;
+}
+
 /** Told the id of every record a store puts or deletes: how the state file learns what a write changed. */
 export type RecordWatcher = (id: string, deleted: boolean) => void;
 
@@ -14,7 +20,7 @@ export type RecordWatcher = (id: string, deleted: boolean) => void;
 export class RecordStore<T extends { id: string }> {
   readonly #resourceType: ResourceType;
   readonly #records = new Map<string, T>();
-  readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T> }[] = [];
+  readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T>; lookup: (key: string) => T | undefined }[] = [];
   #watcher: RecordWatcher | undefined;
 
   constructor(resourceType: ResourceType, records: Iterable<T> = []) {
@@ -32,8 +38,21 @@ export class RecordStore<T extends { id: string }> {
       const key = keyOf(record);
       if (key) map.set(key, record);
     }
-    this.#indexes.push({ keyOf, map });
-    return (key) => map.get(key);
+    const lookup = (key: string) => map.get(key);
+    this.#indexes.push({ keyOf, map, lookup });
+    return lookup;
+  }
+
+  /** The keys of a secondary index (a lookup `index` returned), as a read-only set. */
+  keysOf(lookup: (key: string) => T | undefined): KeySet {
+    const map = this.#indexes.find((entry) => entry.lookup === lookup)?.map;
+    if (!map) throw new Error("not an index of this store");
+    return {
+      get size() {
+        return map.size;
+      },
+      has: (value) => map.has(value),
+    };
   }
 
   /** One watcher per store (the project's); seeding in the constructor is not reported, later writes are. */

@@ -6,7 +6,7 @@ import {
   type ProjectDocument,
   projectDocumentSchema,
 } from "../domain/projects/project-document.js";
-import { checkReferences } from "../domain/projects/references.js";
+import { checkReferences, type KnownKeys } from "../domain/projects/references.js";
 import { describeProblem, parseDocument } from "../platform/documents.js";
 import { replayState } from "./replay.js";
 import { readStateFile, type SavedProject, StateFileError } from "./state-file.js";
@@ -46,7 +46,8 @@ function headOf(file: string): string | undefined {
 /**
  * The saved projects of a state file, validated like fixtures: a version-2 snapshot with its logs, or a version-1
  * file (one JSON document, as 0.4.0 and earlier wrote). Undefined when there is none; a StateFileError naming the
- * file and the problem when it cannot be used.
+ * file and the problem when it cannot be used. The references across a snapshot's state records are left to
+ * `checkState`, which restoreProjects calls before the project is installed.
  */
 export function loadState(file: string): LoadedState | undefined {
   const head = headOf(file);
@@ -58,11 +59,14 @@ export function loadState(file: string): LoadedState | undefined {
   const replay = replayState(file);
   const valid = replay.projects.map(({ fixtures, state }) => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
-    if (replay.checksummed)
+    if (replay.checksummed) {
+      const checked = checkRecords(file, id, "state", state, replay.fromLogs);
       return {
-        fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs),
-        state: checkRecords(file, id, "state", state, replay.fromLogs),
+        fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs).document,
+        state: checked.document,
+        checkState: checked.checkReferences,
       };
+    }
     const saved = { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
     shareUnchanged(fixtures, state, saved);
     return saved;
@@ -101,8 +105,18 @@ const RECORD_SCHEMA = Object.fromEntries(
  * from validated records), so only what the logs brought is validated record by record, plus the references
  * across records, as the document schema does: a million-card restart then costs the changes, not a million
  * validations. Problems are reported as the whole-document check reports them.
+ *
+ * The references of a state are checked by `checkReferences`, which the restore calls with the stores of the
+ * project it built (their ids and indexes are the sets the check needs; see restoreProjects); a fixtures
+ * document the logs brought is checked at once.
  */
-function checkRecords(file: string, id: unknown, part: string, raw: unknown, fromLogs: WeakSet<object>) {
+function checkRecords(
+  file: string,
+  id: unknown,
+  part: string,
+  raw: unknown,
+  fromLogs: WeakSet<object>,
+): { document: ProjectDocument; checkReferences: (known?: KnownKeys) => void } {
   const fail = (path: readonly PropertyKey[], problem: string) =>
     new StateFileError(
       file,
@@ -121,14 +135,17 @@ function checkRecords(file: string, id: unknown, part: string, raw: unknown, fro
       if (!parsed.ok) throw fail([c, i, ...parsed.problem.path], parsed.problem.problem);
       return parsed.value;
     });
+  const references = (known?: KnownKeys) => {
+    const issues: { path: PropertyKey[]; message: string }[] = [];
+    checkReferences(checked as never, { addIssue: (issue: never) => issues.push(issue) } as never, known);
+    const issue = issues[0];
+    if (issue) throw fail(issue.path, issue.message);
+  };
+  const result = { document: checked as ProjectDocument, checkReferences: references };
   // Fixtures the snapshot alone holds were checked whole when the project was added. A state is checked again:
   // it is the snapshot and the logs together, and this is the guard that they fit.
-  if (part === "fixtures" && !logged) return checked as ProjectDocument;
-  const issues: { path: PropertyKey[]; message: string }[] = [];
-  checkReferences(checked as never, { addIssue: (issue: never) => issues.push(issue) } as never);
-  const issue = issues[0];
-  if (issue) throw fail(issue.path, issue.message);
-  return checked as ProjectDocument;
+  if (part === "fixtures" && logged) references();
+  return result;
 }
 
 function check(file: string, id: unknown, part: string, document: unknown) {

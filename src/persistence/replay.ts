@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
-import { endLineIn, fileLines, parseLine } from "./file-lines.js";
+import { endLineIn, fileLineRuns, fileLines, parseLine } from "./file-lines.js";
 import { KeyedRecords } from "./keyed-records.js";
+import { shareWithPrevious } from "./share-values.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
 export const SNAPSHOT_VERSION = 2;
@@ -147,31 +148,46 @@ export function replayState(file: string): Replay {
     hashing = end < 0;
   };
   let checksummed = false;
-  for (const { text, number } of fileLines(file, hashBytes)) {
-    const where = `line ${number}`;
-    const line = parseLine(text);
-    if (number === 1) {
-      if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
-        throw new StateFileError(file, `${where}: not the head of a state snapshot`);
-      gen = Number(line.gen);
-      continue;
+  // The last record read of each project's collection, which the next one shares its equal values with.
+  const previous = new Map<unknown, Map<unknown, Record<string, unknown>>>();
+  read: for (const { texts, first } of fileLineRuns(file, hashBytes))
+    for (let i = 0; i < texts.length; i++) {
+      const number = first + i;
+      const line = parseLine(texts[i] as string);
+      if (number === 1) {
+        if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
+          throw new StateFileError(file, `line ${number}: not the head of a state snapshot`);
+        gen = Number(line.gen);
+        continue;
+      }
+      if (line?.o === "end") {
+        ended = true;
+        if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
+          throw new StateFileError(
+            file,
+            `line ${number}: the snapshot does not match its checksum (damaged or edited)`,
+          );
+        checksummed = line.sha256 !== undefined;
+        break read;
+      }
+      const record = line?.r;
+      if (line && typeof record === "object" && record !== null && !Array.isArray(record)) {
+        // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
+        let collections = previous.get(line.p);
+        if (!collections) {
+          collections = new Map();
+          previous.set(line.p, collections);
+        }
+        const before = collections.get(line.c);
+        if (before) shareWithPrevious(record as Record<string, unknown>, before);
+        collections.set(line.c, record as Record<string, unknown>);
+      }
+      try {
+        if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
+      } catch (error) {
+        throw new StateFileError(file, `line ${number}: ${(error as Error).message}`);
+      }
     }
-    if (line?.o === "end") {
-      ended = true;
-      if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
-        throw new StateFileError(
-          file,
-          `${where}: the snapshot does not match its checksum (damaged or edited)`,
-        );
-      checksummed = line.sha256 !== undefined;
-      break;
-    }
-    try {
-      if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
-    } catch (error) {
-      throw new StateFileError(file, `${where}: ${(error as Error).message}`);
-    }
-  }
   if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
   const fromLogs = new WeakSet<object>();
   let logBytes = 0;

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ApiError } from "../domain/errors.js";
 import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/project-document.js";
+import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { exportProject } from "../domain/projects/state.js";
 import type { Clock } from "../platform/clock.js";
@@ -26,6 +27,11 @@ const stateFileSchema = z.strictObject({
 export interface SavedProject {
   fixtures: ProjectDocument;
   state: ProjectDocument;
+  /**
+   * The state's references across records, still to check (a restart from a snapshot: see load-state.ts); given
+   * the keys the built project's stores hold, or none to build its own sets. Throws a StateFileError.
+   */
+  checkState?: (known?: KnownKeys) => void;
 }
 
 /** A state file the server cannot start from; the message names the file and what is wrong where. */
@@ -88,13 +94,21 @@ export function readStateFile(file: string): SavedProject[] | undefined {
 
 /** Builds every saved project in the registry, each from its fixtures and then its saved state. */
 export function restoreProjects(registry: ProjectRegistry, saved: SavedProject[], file: string): void {
-  saved.forEach(({ fixtures, state }, index) => {
+  saved.forEach(({ fixtures, state, checkState }, index) => {
     const where = `$.projects[${index}]`;
     if (state.project.id !== fixtures.project.id)
       throw new StateFileError(file, `${where}.state.project.id: should be ${fixtures.project.id}`);
     try {
-      registry.restore(fixtures, state);
+      // The check looks values up in the stores just built rather than building its own sets of them.
+      registry.restore(
+        fixtures,
+        state,
+        checkState && ((project) => checkState(project.knownKeys.bind(project))),
+      );
     } catch (error) {
+      if (error instanceof StateFileError) throw error;
+      // A state whose references are broken may not even build: the broken reference is what to report.
+      checkState?.();
       const details = (error as ApiError).details ?? (error as Error).message;
       throw new StateFileError(file, `${where}: ${details}`);
     }

@@ -14,7 +14,7 @@ import { RequestJournal } from "../journal/journal.js";
 import { LocationStore } from "../locations/location.js";
 import { PublicationStore } from "../publications/publication.js";
 import { RateLimiter } from "../rate-limits/rate-limiter.js";
-import type { RecordWatcher } from "../record-store.js";
+import type { KeySet, RecordWatcher } from "../record-store.js";
 import { SegmentStore } from "../segments/segment.js";
 import { TierStructureStore } from "../tiers/tier-structure.js";
 import { publishCount, VoucherStore } from "../vouchers/voucher.js";
@@ -113,6 +113,30 @@ export class Project {
     };
     for (const [collection, store] of Object.entries(stores) as [CollectionName, typeof stores.tokens][])
       store.watch(watcher && ((key, deleted) => watcher(collection, key, deleted)));
+  }
+
+  /**
+   * The sets of values the stores of the largest collections hold, each built from exactly the records of the
+   * document the project came from (see checkReferences): ids, card codes and source ids.
+   */
+  knownKeys(collection: string, field: string): KeySet | undefined {
+    switch (`${collection}.${field}`) {
+      case "vouchers.id":
+        return this.vouchers;
+      case "vouchers.code":
+        return this.vouchers.codes;
+      case "customers.id":
+        return this.customers;
+      case "customers.source_id":
+        return this.customers.keysOf(this.customers.findBySourceId);
+      case "publications.id":
+        return this.publications;
+      case "publications.source_id":
+        return this.publications.keysOf(this.publications.findBySourceId);
+      case "events.id":
+        return this.events;
+    }
+    return undefined;
   }
 
   /** The settings in force: the project's own where it has them, the server's defaults elsewhere. */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { KeySet } from "../record-store.js";
 import { rangesOverlap } from "../tiers/qualification-rules.js";
 import { ID_COLLECTIONS } from "./collections.js";
 
@@ -39,8 +40,36 @@ function issue(ctx: Ctx, path: Path, message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
+/**
+ * The set of a collection's values of a field that a store built from exactly these records holds already (its
+ * ids, or a unique index): `undefined` where there is none. A restart passes the stores of the project it built,
+ * so a million cards' ids and codes are not put in a second set each.
+ */
+export type KnownKeys = (collection: string, field: string) => KeySet | undefined;
+
+interface Seen {
+  has(value: unknown): boolean;
+}
+
 /** Reports every value of `field` that occurs twice in a collection; returns the values seen. */
-function unique<T>(ctx: Ctx, collection: string, items: T[], field: keyof T & string): Set<unknown> {
+function unique<T>(
+  ctx: Ctx,
+  collection: string,
+  items: T[],
+  field: keyof T & string,
+  known?: KnownKeys,
+): Seen {
+  const set = known?.(collection, field);
+  if (set) {
+    // The store holds one entry per distinct value: as many as there are values means none occurs twice. Any
+    // other count falls through to the scan, which names the duplicate.
+    let count = 0;
+    for (let index = 0; index < items.length; index++) {
+      const value = (items[index] as T)[field];
+      if (value !== null && value !== undefined) count++;
+    }
+    if (count === set.size) return set as Seen;
+  }
   const seen = new Set<unknown>();
   for (let index = 0; index < items.length; index++) {
     const value = (items[index] as T)[field];
@@ -52,13 +81,7 @@ function unique<T>(ctx: Ctx, collection: string, items: T[], field: keyof T & st
 }
 
 /** Whether `id` (when set) is one of `ids`; the path is built only for a problem (a million cards, no arrays). */
-function mustExist(
-  ctx: Ctx,
-  ids: Set<unknown>,
-  id: string | null | undefined,
-  path: () => Path,
-  what: string,
-): void {
+function mustExist(ctx: Ctx, ids: Seen, id: string | null | undefined, path: () => Path, what: string): void {
   if (id !== null && id !== undefined && !ids.has(id))
     issue(ctx, path(), `no ${what} with id ${id} in this project`);
 }
@@ -67,23 +90,24 @@ function mustExist(
  * Checks that a project document hangs together: ids unique, every reference pointing at something in the same
  * project, tier ranges disjoint. The loader reports each problem with its JSON path, like a schema error.
  */
-export function checkReferences(doc: Doc, ctx: Ctx): void {
+export function checkReferences(doc: Doc, ctx: Ctx, known?: KnownKeys): void {
   unique(ctx, "api_keys", doc.api_keys, "app_id");
   unique(ctx, "tokens", doc.tokens, "access_token");
   // The ids each collection holds, as its uniqueness check saw them: one set per collection, built once.
-  const ids = new Map<string, Set<unknown>>();
-  for (const name of ID_COLLECTIONS) ids.set(name, unique(ctx, name, doc[name] as { id: string }[], "id"));
+  const ids = new Map<string, Seen>();
+  for (const name of ID_COLLECTIONS)
+    ids.set(name, unique(ctx, name, doc[name] as { id: string }[], "id", known));
   unique(ctx, "campaigns", doc.campaigns, "name");
-  unique(ctx, "vouchers", doc.vouchers, "code");
-  unique(ctx, "customers", doc.customers, "source_id");
-  unique(ctx, "publications", doc.publications, "source_id");
+  unique(ctx, "vouchers", doc.vouchers, "code", known);
+  unique(ctx, "customers", doc.customers, "source_id", known);
+  unique(ctx, "publications", doc.publications, "source_id", known);
   unique(ctx, "event_schemas", doc.event_schemas, "name");
 
-  const campaigns = ids.get("campaigns") as Set<unknown>;
-  const customers = ids.get("customers") as Set<unknown>;
-  const vouchers = ids.get("vouchers") as Set<unknown>;
-  const segments = ids.get("segments") as Set<unknown>;
-  const incentives = ids.get("incentives") as Set<unknown>;
+  const campaigns = ids.get("campaigns") as Seen;
+  const customers = ids.get("customers") as Seen;
+  const vouchers = ids.get("vouchers") as Seen;
+  const segments = ids.get("segments") as Seen;
+  const incentives = ids.get("incentives") as Seen;
   const eventNames = new Set(doc.event_schemas.map((schema) => schema.name));
 
   for (let i = 0; i < doc.vouchers.length; i++) {

@@ -108,13 +108,14 @@ export class ProjectRegistry {
   /**
    * Puts a project back as a state file holds it: built from its saved state, with its fixtures kept for reset.
    * Only the state's credentials are checked against the other projects: the fixtures may name a key that was
-   * deleted since and now belongs to another project.
+   * deleted since and now belongs to another project. `verify` sees the project built, before it is installed.
    */
-  restore(fixtures: ProjectDocument, state: ProjectDocument): Project {
+  restore(fixtures: ProjectDocument, state: ProjectDocument, verify?: (project: Project) => void): Project {
     const id = state.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#checkCredentialsFree(state, undefined);
     const project = new Project(state, this.clock);
+    verify?.(project);
     this.#fixtures.set(id, deepFreeze(fixtures));
     this.#install(project, "restored");
     return project;

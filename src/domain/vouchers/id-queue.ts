@@ -25,7 +25,11 @@ export class IdQueue implements Iterable<string> {
 
   /** Adds `id` at the end; an id already here keeps its place (as a Set would). */
   add(id: string): void {
-    if (this.#positions.has(id)) return;
+    if (!this.#positions.has(id)) this.addNew(id);
+  }
+
+  /** Adds an id the caller knows is not here (a store seeding from its own ids, each once): no lookup first. */
+  addNew(id: string): void {
     this.#positions.set(id, this.#ids.length + this.#dropped);
     this.#ids.push(id);
   }
