@@ -107,26 +107,39 @@ function refreshAll() {
   for (const slot of slots) refresh(slot, true);
 }
 
+/** Requests the status line has not told yet, the last of them, when it last told, and a telling scheduled. */
+let unsaid = 0;
+/** @type {import("./feed.js").RequestSummary | undefined} */
+let lastUnsaid;
+let saidAt = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let telling;
+
 /** @param {import("./feed.js").FeedBatch} batch */
 function changed(batch) {
   if (batch.requests_count > BUSY_REQUESTS) busyUntil = Date.now() + 2 * BUSY_GAP_MS;
   for (const slot of slots) if (concerns(slot.panel, batch)) refresh(slot);
-  const last = batch.requests.at(-1);
   unsaid += batch.requests_count;
-  // The status line too says what came at most once a gap while the project is busy.
-  if (Date.now() < busyUntil && Date.now() - saidAt < BUSY_GAP_MS) return;
-  saidAt = Date.now();
-  if (last)
-    tell(
-      `Live. ${unsaid} new request${unsaid === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
-    );
-  else tell(`Live. Changed: ${batch.topics.join(", ")}.`);
-  unsaid = 0;
+  lastUnsaid = batch.requests.at(-1) ?? lastUnsaid;
+  if (!lastUnsaid) return tell(`Live. Changed: ${batch.topics.join(", ")}.`);
+  // While the project is busy the status line speaks at most once a gap, and last of all after the load stops.
+  const wait = Date.now() < busyUntil ? saidAt + BUSY_GAP_MS - Date.now() : 0;
+  if (wait <= 0) sayRequests();
+  else telling ??= setTimeout(sayRequests, wait);
 }
 
-/** Requests the status line has not told yet, and when it last told. */
-let unsaid = 0;
-let saidAt = 0;
+function sayRequests() {
+  clearTimeout(telling);
+  telling = undefined;
+  const last = lastUnsaid;
+  if (!last) return;
+  saidAt = Date.now();
+  tell(
+    `Live. ${unsaid} new request${unsaid === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
+  );
+  unsaid = 0;
+  lastUnsaid = undefined;
+}
 
 /** @param {string} projectId */
 function select(projectId) {
