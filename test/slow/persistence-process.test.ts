@@ -26,6 +26,10 @@ async function startProcess(stateFile: string, env: Record<string, string> = {})
   const base = `http://127.0.0.1:${port}`;
   const started = launch("node", [MAIN, "--port", String(port), "--state-file", stateFile], {
     LOYALTY_MOCK_LOG_LEVEL: "error",
+    // The writes are what is tested, not the caps: on a fast machine the rounds of writes passed the default rate
+    // limit (2,000 a minute) or the 1,000 live tokens a project may hold, and a 429 made a round's "settled" token.
+    LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "1000000000",
+    LOYALTY_MOCK_TOKEN_LIMIT: "100000000",
     ...env,
   });
   processes.push(started);
