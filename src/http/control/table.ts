@@ -12,7 +12,7 @@ import { requestRoutes } from "./requests.js";
 import type { ControlRoute } from "./route-table.js";
 import { settingsRoutes } from "./settings.js";
 import { stateRoutes } from "./state.js";
-import { viewRoutes } from "./views.js";
+import { viewRoutes } from "./view-routes.js";
 import { webhookRoutes } from "./webhooks.js";
 
 /** The control API's own description, generated from the table it belongs to. */
