@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
-import { stateRouter } from "./control/state.js";
 import { type CorsOrigins, cors } from "./cors.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
@@ -54,17 +53,19 @@ export function createApp(deps: AppConfig): Express {
   app.use(cors(deps.corsOrigins));
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
-  const state = stateRouter({
-    registry: deps.registry,
-    ...(deps.stateBodyLimit !== undefined && { bodyLimit: deps.stateBodyLimit }),
-  });
   // Before the control API and its admin token: the page must load to ask for the token.
   app.use("/__mock/ui", uiRouter());
   app.use(
     "/__mock",
     controlRouter(
-      { registry: deps.registry, bodyLimit, adminToken: deps.adminToken, startedAt: Date.now() },
-      { extensions: [state, ...(deps.controlExtensions ?? [])] },
+      {
+        registry: deps.registry,
+        bodyLimit,
+        stateBodyLimit: deps.stateBodyLimit,
+        adminToken: deps.adminToken,
+        startedAt: Date.now(),
+      },
+      { extensions: deps.controlExtensions ?? [] },
     ),
   );
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.

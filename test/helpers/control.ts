@@ -6,7 +6,7 @@ import addFormatsModule from "ajv-formats";
 import type { Express } from "express";
 import type request from "supertest";
 import { expect } from "vitest";
-import { controlOpenApi } from "../../src/http/control/openapi.js";
+import { controlOpenApi } from "../../src/http/control/table.js";
 import { type Call, send } from "./http.js";
 
 const Ajv2020 = Ajv2020Module.default;

@@ -1,7 +1,7 @@
 // @ts-check
 import { api } from "../api.js";
 import { h, submitted } from "../dom.js";
-import { OPERATIONS } from "./operations.js";
+import { offerOperations, operationAt } from "./operations.js";
 
 /**
  * @typedef {(action: () => Promise<unknown>, said: string) => Promise<void>} Run does a control call, says what it
@@ -22,13 +22,10 @@ const value = (/** @type {string} */ id) =>
  * @param {Run} run
  * @param {Path} path
  * @param {HTMLElement} faultList where the panel lists the project's fault rules
+ * @returns {{ form: HTMLFormElement, offer: () => Promise<void> }} the form, and what fills its operations in
  */
 export function faultForm(run, path, faultList) {
-  const operation = h(
-    "select",
-    { id: "fault-operation" },
-    ...OPERATIONS.map((op, i) => h("option", { value: String(i) }, op.name)),
-  );
+  const operation = h("select", { id: "fault-operation", required: true });
   const fault = h(
     "form",
     {
@@ -36,7 +33,7 @@ export function faultForm(run, path, faultList) {
       "aria-labelledby": "fault-title",
       onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
-        const op = OPERATIONS[Number(operation.value)] ?? OPERATIONS[0];
+        const op = operationAt(operation.value);
         const rule = {
           method: op?.method,
           path: op?.path,
@@ -46,7 +43,7 @@ export function faultForm(run, path, faultList) {
         };
         run(
           () => api(path("faults"), { method: "POST", body: rule }),
-          `Fault added: ${op?.name} answers ${rule.status} for the next ${rule.times} calls.`,
+          `Fault added: ${op?.title} answers ${rule.status} for the next ${rule.times} calls.`,
         );
       },
     },
@@ -65,7 +62,7 @@ export function faultForm(run, path, faultList) {
     faultList,
   );
 
-  return fault;
+  return { form: fault, offer: () => offerOperations(operation) };
 }
 
 /**

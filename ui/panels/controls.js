@@ -96,7 +96,7 @@ export function controlsPanel(section, context) {
   const fault = faultForm(run, path, faultList);
   const rate = rateForm(run, path, limitNow);
 
-  show(body, clock, reset, fault, rate);
+  show(body, clock, reset, fault.form, rate);
 
   async function refresh() {
     try {
@@ -104,6 +104,7 @@ export function controlsPanel(section, context) {
         api(path("clock")),
         api(path("settings")),
         api(path("faults")),
+        fault.offer(),
       ]);
       show(
         now,

@@ -1,10 +1,49 @@
 // @ts-check
-/** The six operations as the journal filter and the fault rules name them: method and path pattern. */
-export const OPERATIONS = [
-  { name: "OAuth token", method: "POST", path: "/v1/oauth/token" },
-  { name: "Assign a loyalty card", method: "POST", path: "/v1/loyalties/{campaignId}/members" },
-  { name: "Get a location", method: "GET", path: "/v1/locations/{locationId}" },
-  { name: "Custom event", method: "POST", path: "/v1/events" },
-  { name: "Create a tier", method: "POST", path: "/v2/loyalties/tier-structures/{id}/tiers" },
-  { name: "Delete an incentive", method: "DELETE", path: "/v2/loyalties/incentives/{id}" },
-];
+import { api } from "../api.js";
+import { h } from "../dom.js";
+
+/**
+ * The six operations as the journal filter and the fault rules name them (method and path pattern), read from
+ * the server's own table (GET /__mock/operations) rather than kept here, so the page cannot list another set.
+ * @typedef {{ name: string, title: string, method: string, path: string }} Operation
+ */
+
+/** @type {Operation[]} */
+let operations = [];
+/** @type {Promise<Operation[]> | undefined} */
+let loading;
+
+/** Asked once per page; asked again after a failure (the admin token not given yet, the server restarting). */
+function loadOperations() {
+  loading ??= api("/__mock/operations").then(
+    (/** @type {{ operations: Operation[] }} */ list) => {
+      operations = list.operations;
+      return operations;
+    },
+    (/** @type {unknown} */ error) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * The operation an option of `offerOperations` stands for.
+ * @param {string} value
+ * @returns {Operation | undefined}
+ */
+export function operationAt(value) {
+  return value === "" ? undefined : operations[Number(value)];
+}
+
+/**
+ * Adds an option per operation to a select, after those it has ("Any operation"), once they are known.
+ * @param {HTMLSelectElement} select
+ */
+export async function offerOperations(select) {
+  const list = await loadOperations();
+  if (select.dataset.operations === "offered") return;
+  select.dataset.operations = "offered";
+  select.append(...list.map((op, i) => h("option", { value: String(i) }, op.title)));
+}

@@ -1,7 +1,7 @@
 // @ts-check
 import { api, projectPath } from "../api.js";
 import { frame, h, shortTime, show } from "../dom.js";
-import { OPERATIONS } from "./operations.js";
+import { offerOperations, operationAt } from "./operations.js";
 
 const SHOWN = 50;
 
@@ -17,7 +17,6 @@ export function requestsPanel(section, context) {
     "select",
     { id: "request-operation", onchange: () => refresh() },
     h("option", { value: "" }, "Any operation"),
-    ...OPERATIONS.map((op, i) => h("option", { value: String(i) }, op.name)),
   );
   const status = h(
     "select",
@@ -50,9 +49,9 @@ export function requestsPanel(section, context) {
   const journal = h("ol", { className: "journal", "aria-label": "Requests, newest first" });
 
   async function refresh() {
-    const op = OPERATIONS[Number(operation.value)];
-    const chosen = operation.value === "" ? undefined : op;
     try {
+      await offerOperations(operation);
+      const chosen = operationAt(operation.value);
       const list = await api(projectPath(context.projectId, "requests"), {
         query: {
           limit: SHOWN,

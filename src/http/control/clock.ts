@@ -1,45 +1,55 @@
-import type { Router } from "express";
 import { z } from "zod";
-import { jsonBody } from "../body.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
+import { clockAnswer } from "./answers.js";
+import { type ControlRoute, row } from "./route-table.js";
 import { clockView } from "./shapes.js";
 
 /** Ten years either way: far enough for any expiry or validity window, near enough to stay a valid Date. */
 const MAX_MOVE_SECONDS = 10 * 366 * 86_400;
 
-const moveClock = z.object({
-  params: z.object({ projectId: z.string() }),
-  query: z.object({}),
-  body: z
-    .strictObject({
-      advance_seconds: z.number().min(-MAX_MOVE_SECONDS).max(MAX_MOVE_SECONDS).optional(),
-      set: z.iso.datetime({ offset: true }).optional(),
-    })
-    .refine((body) => (body.advance_seconds === undefined) !== (body.set === undefined), {
-      message: "must have exactly one of advance_seconds and set",
-    }),
-});
+export const moveClockBody = z
+  .strictObject({
+    advance_seconds: z
+      .number()
+      .min(-MAX_MOVE_SECONDS)
+      .max(MAX_MOVE_SECONDS)
+      .optional()
+      .describe("Seconds to move the clock; negative moves it back."),
+    set: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("The moment the project's clock shows from now on."),
+  })
+  .refine((body) => (body.advance_seconds === undefined) !== (body.set === undefined), {
+    message: "must have exactly one of advance_seconds and set",
+  })
+  // What the refinement says, in JSON Schema: exactly one of the two.
+  .meta({ oneOf: [{ required: ["advance_seconds"] }, { required: ["set"] }] });
 
 /**
  * Each project's own clock. Token expiry, key grace periods, timestamps of new records, validity windows and rate
  * limit windows all read it, so a test moves time for its project only and never waits.
  */
-export function clockRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  route(router, "/projects/:projectId/clock", {
-    get: [(req, res) => void res.json(clockView(registry.get(String(req.params.projectId))))],
-    post: [
-      ...jsonBody(bodyLimit),
-      controlInput(moveClock),
-      (_req, res) => {
-        const { params, body } = getInput<z.output<typeof moveClock>>(res);
-        const project = registry.get(params.projectId);
-        if (body.advance_seconds !== undefined) project.clock.advance(body.advance_seconds);
-        else if (body.set !== undefined) project.clock.set(body.set);
-        res.json(clockView(project));
-      },
-    ],
-  });
-}
+export const clockRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/clock",
+    tag: "clock",
+    summary: "The project's clock",
+    output: clockAnswer,
+    handle: ({ deps, params }) => clockView(deps.registry.get(String(params.projectId))),
+  }),
+  row({
+    method: "post",
+    path: "/projects/{projectId}/clock",
+    tag: "clock",
+    summary: "Move or set the project's clock",
+    body: moveClockBody,
+    output: clockAnswer,
+    handle: ({ deps, params, body }) => {
+      const project = deps.registry.get(String(params.projectId));
+      if (body.advance_seconds !== undefined) project.clock.advance(body.advance_seconds);
+      else if (body.set !== undefined) project.clock.set(body.set);
+      return clockView(project);
+    },
+  }),
+];

@@ -3,6 +3,8 @@ import type { ProjectRegistry } from "../../domain/projects/registry.js";
 export interface ControlDeps {
   registry: ProjectRegistry;
   bodyLimit: number;
+  /** Largest state document `PUT /projects/{projectId}/state` accepts, in bytes (413 above it). */
+  stateBodyLimit?: number | undefined;
   /** When set, every control call must carry it (X-Mock-Admin-Token). */
   adminToken?: string | undefined;
   /** When the server started (epoch ms, wall clock), for the health check's uptime. */

@@ -1,61 +1,71 @@
-import type { Router } from "express";
-import { z } from "zod";
 import type { Fault } from "../../domain/faults/fault-rules.js";
-import { jsonBody } from "../body.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
+import { clearedAnswer, deletedAnswer, faultAnswer, listSchema } from "./answers.js";
 import { faultInputSchema } from "./fault-input.js";
-import { controlInput } from "./input.js";
-import { created, listOf } from "./shapes.js";
-
-const newFault = z.object({
-  params: z.object({ projectId: z.string() }),
-  body: faultInputSchema,
-});
+import { type ControlRoute, row } from "./route-table.js";
+import { listOf } from "./shapes.js";
 
 const asObject = (fault: Fault) => ({ object: "fault" as const, ...fault });
+const FAULT = "/projects/{projectId}/faults/{faultId}";
 
 /** Fault rules of a project: add one, list them, delete one or all. See domain/faults for what each action does. */
-export function faultRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  route(router, "/projects/:projectId/faults", {
-    get: [
-      (req, res) => {
-        // Each rule as GET .../faults/{id} shows it, as the control API's document has it.
-        const faults = registry.get(String(req.params.projectId)).faults.list();
-        res.json(listOf("faults", faults.map(asObject)));
-      },
-    ],
-    post: [
-      ...jsonBody(bodyLimit),
-      controlInput(newFault),
-      (_req, res) => {
-        const { params, body } = getInput<z.output<typeof newFault>>(res);
-        const project = registry.get(params.projectId);
-        const limit = registry.defaults.caps.faultsPerProject;
-        created(res, { object: "fault", ...project.faults.add(body, project.clock.iso(), limit) });
-      },
-    ],
-    delete: [
-      (req, res) => {
-        const deleted = registry.get(String(req.params.projectId)).faults.clear();
-        res.json({ object: "faults", deleted });
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/faults/:faultId", {
-    get: [
-      (req, res) => {
-        const fault = registry.get(String(req.params.projectId)).faults.get(String(req.params.faultId));
-        res.json({ object: "fault", ...fault });
-      },
-    ],
-    delete: [
-      (req, res) => {
-        const fault = registry.get(String(req.params.projectId)).faults.remove(String(req.params.faultId));
-        res.json({ object: "fault", id: fault.id, deleted: true });
-      },
-    ],
-  });
-}
+export const faultRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/faults",
+    tag: "faults",
+    summary: "The project's fault rules",
+    output: listSchema("faults", faultAnswer),
+    // Each rule as GET .../faults/{id} shows it.
+    handle: ({ deps, params }) =>
+      listOf("faults", deps.registry.get(String(params.projectId)).faults.list().map(asObject)),
+  }),
+  row({
+    method: "post",
+    path: "/projects/{projectId}/faults",
+    tag: "faults",
+    summary: "Add a fault rule",
+    description: "409 limit_exceeded when the project holds FAULT_LIMIT rules.",
+    body: faultInputSchema,
+    status: 201,
+    output: faultAnswer,
+    errors: { 409: ["limit_exceeded"] },
+    handle: ({ deps: { registry }, params, body }) => {
+      const project = registry.get(String(params.projectId));
+      const limit = registry.defaults.caps.faultsPerProject;
+      return { object: "fault", ...project.faults.add(body, project.clock.iso(), limit) };
+    },
+  }),
+  row({
+    method: "delete",
+    path: "/projects/{projectId}/faults",
+    tag: "faults",
+    summary: "Delete every fault rule",
+    output: clearedAnswer,
+    handle: ({ deps, params }) => ({
+      object: "faults",
+      deleted: deps.registry.get(String(params.projectId)).faults.clear(),
+    }),
+  }),
+  row({
+    method: "get",
+    path: FAULT,
+    tag: "faults",
+    summary: "One fault rule",
+    output: faultAnswer,
+    handle: ({ deps, params }) => ({
+      object: "fault",
+      ...deps.registry.get(String(params.projectId)).faults.get(String(params.faultId)),
+    }),
+  }),
+  row({
+    method: "delete",
+    path: FAULT,
+    tag: "faults",
+    summary: "Delete one fault rule",
+    output: deletedAnswer,
+    handle: ({ deps, params }) => {
+      const fault = deps.registry.get(String(params.projectId)).faults.remove(String(params.faultId));
+      return { object: "fault", id: fault.id, deleted: true };
+    },
+  }),
+];

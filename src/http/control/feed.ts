@@ -1,7 +1,8 @@
-import type { RequestHandler, Router } from "express";
+import type { RequestHandler } from "express";
+import { z } from "zod";
 import type { FeedBatch } from "../../domain/feed/change-feed.js";
-import { route } from "../routes.js";
 import type { ControlDeps } from "./deps.js";
+import { type ControlRoute, row } from "./route-table.js";
 
 /** A comment line now and then, so proxies and the client see the stream alive while nothing happens. */
 const HEARTBEAT_MS = 15_000;
@@ -24,33 +25,43 @@ function eventOf(batch: FeedBatch): string {
  * it with fetch() and a stream reader, as EventSource cannot send the token's header and a token in the URL would
  * end up in logs and history. One JSON text per batch, whatever the number of requests in it.
  */
-export function feedRoutes(router: Router, deps: ControlDeps): void {
-  route(router, "/projects/:projectId/feed", {
-    get: [
-      (req, res) => {
-        const project = deps.registry.get(String(req.params.projectId));
-        res.writeHead(200, {
-          "Content-Type": "text/event-stream; charset=utf-8",
-          "Cache-Control": "no-store",
-          "X-Accel-Buffering": "no",
-        });
-        res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
-        if (req.method === "HEAD") return void res.end();
-        const stop = deps.registry.feed.subscribe(
-          project.id,
-          (batch: FeedBatch) => res.write(eventOf(batch)),
-          () => res.end(),
-        );
-        const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
-        heartbeat.unref();
-        res.once("close", () => {
-          clearInterval(heartbeat);
-          stop();
-        });
-      },
-    ],
-  });
-}
+export const feedRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/feed",
+    tag: "feed",
+    summary: "What changes in the project, live (server-sent events)",
+    description:
+      "A text/event-stream: `ready` once, then `change` events whose data is a FeedBatch (topics, collections " +
+      "written, a summary of the newest journal entries; components/schemas/FeedBatch), at most one per " +
+      "batching window (100 ms). The dashboard at /__mock/ui/ reads it with fetch() so that the admin token " +
+      "travels in its header.",
+    stream: "text/event-stream",
+    output: z.string(),
+    outputDescription: "The stream; it stays open until the client or the server closes it",
+    handle: ({ deps, params, req, res }) => {
+      const project = deps.registry.get(String(params.projectId));
+      res.writeHead(200, {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+      });
+      res.write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
+      if (req.method === "HEAD") return void res.end();
+      const stop = deps.registry.feed.subscribe(
+        project.id,
+        (batch: FeedBatch) => res.write(eventOf(batch)),
+        () => res.end(),
+      );
+      const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+      heartbeat.unref();
+      res.once("close", () => {
+        clearInterval(heartbeat);
+        stop();
+      });
+    },
+  }),
+];
 
 /** A control route's segment after the project id, as the feed's topic: `clock`, `faults`, `settings`, ... */
 const PROJECT_PATH = /^\/projects\/([^/]+)(?:\/([^/]+))?/;

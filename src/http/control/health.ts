@@ -1,24 +1,20 @@
-import type { Router } from "express";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlOpenApi } from "./openapi.js";
+import { healthAnswer } from "./answers.js";
+import { type ControlRoute, row } from "./route-table.js";
 import { VERSION } from "./version.js";
 
-/** Liveness for CI (it answers once the fixtures are loaded, since the app is built after them) and the API's own description. */
-export function healthRoutes(router: Router, { registry, startedAt }: ControlDeps): void {
-  route(router, "/health", {
-    get: [
-      (_req, res) =>
-        void res.json({
-          status: "ok",
-          version: VERSION,
-          uptime_s: Math.floor((Date.now() - startedAt) / 1000),
-          projects: registry.list().length,
-        }),
-    ],
-  });
-
-  route(router, "/openapi.json", {
-    get: [(_req, res) => void res.json(controlOpenApi())],
-  });
-}
+/** Liveness for CI: it answers once the fixtures are loaded, since the app is built after them. */
+export const healthRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/health",
+    tag: "server",
+    summary: "Liveness: 200 once the fixtures are loaded",
+    output: healthAnswer,
+    handle: ({ deps }) => ({
+      status: "ok",
+      version: VERSION,
+      uptime_s: Math.floor((Date.now() - deps.startedAt) / 1000),
+      projects: deps.registry.list().length,
+    }),
+  }),
+];

@@ -1,58 +1,85 @@
-import type { Router } from "express";
-import { z } from "zod";
 import { newApiKeySchema } from "../../domain/auth/api-key.js";
 import { blockKey, createKey, deleteKey, regenerateKey, unblockKey } from "../../domain/auth/keys.js";
-import { jsonBody } from "../body.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import type { Project } from "../../domain/projects/project.js";
+import { apiKeyAnswer, deletedAnswer, listSchema } from "./answers.js";
 import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
-import { created, keyView, listOf } from "./shapes.js";
+import { type ControlCall, type ControlRoute, row } from "./route-table.js";
+import { keyView, listOf } from "./shapes.js";
 
-const newKey = z.object({
-  params: z.object({ projectId: z.string() }),
-  body: newApiKeySchema.prefault({}),
-});
+/** A missing body is an empty one: every field of a new key has a default. */
+export const newKeyBody = newApiKeySchema.prefault({});
+
+const KEY = "/projects/{projectId}/keys/{appId}";
+const projectOf = ({ deps, params }: { deps: ControlDeps; params: Record<string, string> }): Project =>
+  deps.registry.get(String(params.projectId));
+const appIdOf = (call: ControlCall) => String(call.params.appId);
+
+/** POST .../keys/{appId}/{action}: answers the key as it is after the action. */
+function keyAction(
+  action: string,
+  summary: string,
+  act: (call: ControlCall) => Parameters<typeof keyView>[0],
+) {
+  return row({
+    method: "post",
+    path: `${KEY}/${action}`,
+    tag: "keys",
+    summary,
+    output: apiKeyAnswer,
+    handle: (call) => keyView(act(call)),
+  });
+}
 
 /**
  * API key lifecycle as the spec's token rules describe it: a blocked or deleted key is refused at once and its
  * tokens after the project's grace period (on the project's clock); a regenerated secret replaces the old one at
  * once and leaves the tokens working.
  */
-export function keyRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  const project = (req: { params: Record<string, string | string[] | undefined> }) =>
-    registry.get(String(req.params.projectId));
-  const appId = (req: { params: Record<string, string | string[] | undefined> }) => String(req.params.appId);
-
-  route(router, "/projects/:projectId/keys", {
-    get: [(req, res) => void res.json(listOf("api_keys", project(req).apiKeys.list().map(keyView)))],
-    post: [
-      ...jsonBody(bodyLimit),
-      controlInput(newKey),
-      (req, res) => {
-        const { body } = getInput<z.output<typeof newKey>>(res);
-        created(res, keyView(createKey(registry, project(req), body)));
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/keys/:appId", {
-    get: [(req, res) => void res.json(keyView(project(req).apiKeys.get(appId(req))))],
-    delete: [
-      (req, res) => {
-        deleteKey(registry, project(req), appId(req));
-        res.json({ object: "api_key", app_id: appId(req), deleted: true });
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/keys/:appId/block", {
-    post: [(req, res) => void res.json(keyView(blockKey(registry, project(req), appId(req))))],
-  });
-  route(router, "/projects/:projectId/keys/:appId/unblock", {
-    post: [(req, res) => void res.json(keyView(unblockKey(project(req), appId(req))))],
-  });
-  route(router, "/projects/:projectId/keys/:appId/regenerate", {
-    post: [(req, res) => void res.json(keyView(regenerateKey(project(req), appId(req))))],
-  });
-}
+export const keyRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/keys",
+    tag: "keys",
+    summary: "The project's API keys",
+    output: listSchema("api_keys", apiKeyAnswer),
+    handle: (call) => listOf("api_keys", projectOf(call).apiKeys.list().map(keyView)),
+  }),
+  row({
+    method: "post",
+    path: "/projects/{projectId}/keys",
+    tag: "keys",
+    summary: "Create an API key (credentials generated when absent)",
+    description: "409 when the app id is taken, or limit_exceeded when the project holds KEY_LIMIT keys.",
+    body: newKeyBody,
+    status: 201,
+    output: apiKeyAnswer,
+    errors: { 409: ["conflict", "limit_exceeded"] },
+    handle: (call) => keyView(createKey(call.deps.registry, projectOf(call), call.body)),
+  }),
+  row({
+    method: "get",
+    path: KEY,
+    tag: "keys",
+    summary: "One API key",
+    output: apiKeyAnswer,
+    handle: (call) => keyView(projectOf(call).apiKeys.get(appIdOf(call))),
+  }),
+  row({
+    method: "delete",
+    path: KEY,
+    tag: "keys",
+    summary: "Delete a key: refused at once, its tokens after the grace period",
+    output: deletedAnswer,
+    handle: (call) => {
+      deleteKey(call.deps.registry, projectOf(call), appIdOf(call));
+      return { object: "api_key", app_id: appIdOf(call), deleted: true };
+    },
+  }),
+  keyAction("block", "Block a key: refused at once, its tokens after the grace period", (call) =>
+    blockKey(call.deps.registry, projectOf(call), appIdOf(call)),
+  ),
+  keyAction("unblock", "Unblock a key", (call) => unblockKey(projectOf(call), appIdOf(call))),
+  keyAction("regenerate", "New secret: the old one is refused at once, tokens keep working", (call) =>
+    regenerateKey(projectOf(call), appIdOf(call)),
+  ),
+];

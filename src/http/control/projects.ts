@@ -1,4 +1,4 @@
-import type { Router } from "express";
+import { z } from "zod";
 import { invalidPayload } from "../../domain/errors.js";
 import {
   documentFromTemplate,
@@ -6,66 +6,111 @@ import {
   templateRequestSchema,
 } from "../../domain/projects/create.js";
 import type { ProjectDocument } from "../../domain/projects/project-document.js";
-import { jsonBody } from "../body.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
+import { createdProjectAnswer, deletedAnswer, listSchema, projectAnswer } from "./answers.js";
 import { parseBody } from "./input.js";
-import { created, keyView, listOf, projectView } from "./shapes.js";
+import { type ControlRoute, row } from "./route-table.js";
+import { keyView, listOf, projectView } from "./shapes.js";
+
+const projectList = listSchema("projects", projectAnswer);
+
+/** A template request or a posted document: told apart by `template`, so the handler parses it (see below). */
+export const createProjectBody = z.unknown().meta({
+  oneOf: [
+    { $ref: "#/components/schemas/TemplateRequest" },
+    { $ref: "#/components/schemas/PostedProjectDocument" },
+  ],
+} as never);
 
 /** Projects (tenants): create one per CI job, look at them, remove them, put them back to their fixtures. */
-export function projectRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  route(router, "/projects", {
-    get: [(_req, res) => void res.json(listOf("projects", registry.list().map(projectView)))],
-    post: [
-      ...jsonBody(bodyLimit),
-      (req, res) => {
-        const body: unknown = req.body;
-        if (body === null || typeof body !== "object" || Array.isArray(body))
-          throw invalidPayload("Request body should be object");
-        let document: ProjectDocument;
-        let template: string | null = null;
-        if (Object.hasOwn(body, "template")) {
-          const request = parseBody(templateRequestSchema, body);
-          template = request.template;
-          document = documentFromTemplate(registry, request);
-        } else document = parseBody(postedDocumentSchema, body);
-        const project = registry.create(document);
-        const keys = project.apiKeys.list().map(keyView);
-        created(res, {
-          object: "project",
-          project_id: project.id,
-          name: project.name,
-          app_id: keys[0]?.app_id,
-          app_token: keys[0]?.app_token,
-          api_keys: keys,
-          now: project.clock.iso(),
-          template,
-        });
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId", {
-    get: [(req, res) => void res.json(projectView(registry.get(String(req.params.projectId))))],
-    delete: [
-      (req, res) => {
-        const id = String(req.params.projectId);
-        registry.remove(id);
-        res.json({ object: "project", id, deleted: true });
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/reset", {
-    post: [(req, res) => void res.json(projectView(registry.reset(String(req.params.projectId))))],
-  });
-
-  route(router, "/reset", {
-    post: [
-      (_req, res) => {
-        registry.resetAll();
-        res.json(listOf("projects", registry.list().map(projectView)));
-      },
-    ],
-  });
-}
+export const projectRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects",
+    tag: "projects",
+    summary: "All projects",
+    output: projectList,
+    handle: ({ deps }) => listOf("projects", deps.registry.list().map(projectView)),
+  }),
+  row({
+    method: "post",
+    path: "/projects",
+    tag: "projects",
+    summary: "Create an isolated project",
+    description:
+      "A project document in the fixture format (project id and API key credentials are generated when absent), " +
+      "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys. " +
+      "409 limit_exceeded when the server holds PROJECT_LIMIT projects.",
+    body: createProjectBody,
+    parsedBy: "handler",
+    status: 201,
+    output: createdProjectAnswer,
+    errors: { 404: ["not_found"], 409: ["conflict", "limit_exceeded"] },
+    handle: ({ deps: { registry }, body }) => {
+      if (body === null || typeof body !== "object" || Array.isArray(body))
+        throw invalidPayload("Request body should be object");
+      let document: ProjectDocument;
+      let template: string | null = null;
+      if (Object.hasOwn(body, "template")) {
+        const request = parseBody(templateRequestSchema, body);
+        template = request.template;
+        document = documentFromTemplate(registry, request);
+      } else document = parseBody(postedDocumentSchema, body);
+      const project = registry.create(document);
+      const keys = project.apiKeys.list().map(keyView);
+      return {
+        object: "project",
+        project_id: project.id,
+        name: project.name,
+        app_id: keys[0]?.app_id,
+        app_token: keys[0]?.app_token,
+        api_keys: keys,
+        now: project.clock.iso(),
+        template,
+      };
+    },
+  }),
+  row({
+    method: "get",
+    path: "/projects/{projectId}",
+    tag: "projects",
+    summary: "One project",
+    output: projectAnswer,
+    handle: ({ deps, params }) => projectView(deps.registry.get(String(params.projectId))),
+  }),
+  row({
+    method: "delete",
+    path: "/projects/{projectId}",
+    tag: "projects",
+    summary: "Remove a project and everything in it",
+    output: deletedAnswer,
+    handle: ({ deps, params }) => {
+      const id = String(params.projectId);
+      deps.registry.remove(id);
+      return { object: "project", id, deleted: true };
+    },
+  }),
+  row({
+    method: "post",
+    path: "/projects/{projectId}/reset",
+    tag: "projects",
+    summary: "The project back to its fixtures",
+    description:
+      "409 when one of its fixture keys now belongs to another project (deleted here, created there).",
+    output: projectAnswer,
+    errors: { 409: ["conflict"] },
+    handle: ({ deps, params }) => projectView(deps.registry.reset(String(params.projectId))),
+  }),
+  row({
+    method: "post",
+    path: "/reset",
+    tag: "projects",
+    summary: "Every project back to its fixtures",
+    description: "All or nothing: 409 when two projects' fixtures claim one app id or access token.",
+    output: projectList,
+    errors: { 409: ["conflict"] },
+    handle: ({ deps: { registry } }) => {
+      registry.resetAll();
+      return listOf("projects", registry.list().map(projectView));
+    },
+  }),
+];

@@ -1,10 +1,7 @@
-import type { Router } from "express";
 import { z } from "zod";
 import { pathPatternSchema } from "../../domain/shared/path-pattern.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
+import { clearedAnswer, journalEntryAnswer, listSchema } from "./answers.js";
+import { type ControlRoute, row } from "./route-table.js";
 import { listOf } from "./shapes.js";
 
 /** A comma-separated list in one query parameter, or the parameter repeated. */
@@ -17,46 +14,59 @@ function listParam(item: z.ZodString) {
 
 const instant = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
 
-const journalQuery = z.object({
-  params: z.object({ projectId: z.string() }),
-  query: z.strictObject({
-    method: listParam(z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method")).optional(),
-    path: pathPatternSchema.optional(),
-    status: listParam(
-      z.string().regex(/^([1-5]\d\d|[1-5]xx)$/i, "must be a status such as 404 or 4xx"),
-    ).optional(),
-    since: instant.optional(),
-    until: instant.optional(),
-    limit: z.coerce.number().int().min(1).max(100_000).optional(),
-  }),
+const journalQuery = z.strictObject({
+  method: listParam(z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method")).optional(),
+  path: pathPatternSchema.optional(),
+  status: listParam(
+    z.string().regex(/^([1-5]\d\d|[1-5]xx)$/i, "must be a status such as 404 or 4xx"),
+  ).optional(),
+  since: instant.optional(),
+  until: instant.optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
 /**
  * The request journal: what the application sent to the project and what it got back, newest last. A test reads
  * it to assert on its application's calls; DELETE empties it between tests.
  */
-export function requestRoutes(router: Router, { registry }: ControlDeps): void {
-  route(router, "/projects/:projectId/requests", {
-    get: [
-      controlInput(journalQuery),
-      (_req, res) => {
-        const { params, query } = getInput<z.output<typeof journalQuery>>(res);
-        const entries = registry.get(params.projectId).journal.list({
-          ...(query.method && { methods: query.method }),
-          ...(query.path !== undefined && { path: query.path }),
-          ...(query.status && { statuses: query.status }),
-          ...(query.since !== undefined && { since: query.since }),
-          ...(query.until !== undefined && { until: query.until }),
-          ...(query.limit !== undefined && { limit: query.limit }),
-        });
-        res.json(listOf("requests", entries));
-      },
-    ],
-    delete: [
-      (req, res) => {
-        const deleted = registry.get(String(req.params.projectId)).journal.clear();
-        res.json({ object: "requests", deleted });
-      },
-    ],
-  });
-}
+export const requestRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/requests",
+    tag: "journal",
+    summary: "The request journal, oldest first",
+    query: journalQuery,
+    queryHelp: {
+      method: "Comma-separated methods",
+      path: "Exact path or pattern ({name} or * for one segment, ** for anything)",
+      status: "Comma-separated statuses or classes (404, 4xx)",
+      since: "From this moment on the project's clock (ISO 8601)",
+      until: "Up to this moment on the project's clock (ISO 8601)",
+      limit: "Only the newest this many",
+    },
+    output: listSchema("requests", journalEntryAnswer),
+    errors: { 400: ["invalid_payload"] },
+    handle: ({ deps, params, query }) => {
+      const entries = deps.registry.get(String(params.projectId)).journal.list({
+        ...(query.method && { methods: query.method }),
+        ...(query.path !== undefined && { path: query.path }),
+        ...(query.status && { statuses: query.status }),
+        ...(query.since !== undefined && { since: query.since }),
+        ...(query.until !== undefined && { until: query.until }),
+        ...(query.limit !== undefined && { limit: query.limit }),
+      });
+      return listOf("requests", entries);
+    },
+  }),
+  row({
+    method: "delete",
+    path: "/projects/{projectId}/requests",
+    tag: "journal",
+    summary: "Empty the journal",
+    output: clearedAnswer,
+    handle: ({ deps, params }) => ({
+      object: "requests",
+      deleted: deps.registry.get(String(params.projectId)).journal.clear(),
+    }),
+  }),
+];

@@ -1,27 +1,20 @@
-import type { Router } from "express";
 import { z } from "zod";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { type ProjectSettings, projectSettingsSchema } from "../../domain/projects/settings.js";
-import { jsonBody } from "../body.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
+import { settingsAnswer } from "./answers.js";
+import { type ControlRoute, row } from "./route-table.js";
 import { settingsView } from "./shapes.js";
 
-const params = z.object({ projectId: z.string() });
-const replaceSettings = z.object({ params, body: projectSettingsSchema });
 /** PATCH: the fields given replace the project's; null removes one, so the server's default applies again. */
-const patchSettings = z.object({
-  params,
-  body: z.strictObject({
+export const settingsPatchBody = z
+  .strictObject({
     v2_auth_mode: projectSettingsSchema.shape.v2_auth_mode.unwrap().nullable().optional(),
     token_grace_seconds: projectSettingsSchema.shape.token_grace_seconds.unwrap().nullable().optional(),
     rate_limit: projectSettingsSchema.shape.rate_limit.unwrap().nullable().optional(),
     journal_size: projectSettingsSchema.shape.journal_size.unwrap().nullable().optional(),
-  }),
-});
+  })
+  .describe("The fields given replace the project's own; null removes one so the server's default applies.");
 
 function apply(registry: ProjectRegistry, project: Project, settings: ProjectSettings): void {
   const before = JSON.stringify(project.effectiveSettings(registry.defaults).rateLimit);
@@ -32,34 +25,48 @@ function apply(registry: ProjectRegistry, project: Project, settings: ProjectSet
   project.journal.resize(effective.journalSize);
 }
 
+const PATH = "/projects/{projectId}/settings";
+
 /** Per-project settings: rate limiting, the v2 auth mode, the token grace period and the journal size. */
-export function settingsRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  route(router, "/projects/:projectId/settings", {
-    get: [(req, res) => void res.json(settingsView(registry, registry.get(String(req.params.projectId))))],
-    put: [
-      ...jsonBody(bodyLimit),
-      controlInput(replaceSettings),
-      (_req, res) => {
-        const input = getInput<z.output<typeof replaceSettings>>(res);
-        const project = registry.get(input.params.projectId);
-        apply(registry, project, input.body);
-        res.json(settingsView(registry, project));
-      },
-    ],
-    patch: [
-      ...jsonBody(bodyLimit),
-      controlInput(patchSettings),
-      (_req, res) => {
-        const input = getInput<z.output<typeof patchSettings>>(res);
-        const project = registry.get(input.params.projectId);
-        const next: Record<string, unknown> = { ...project.settings };
-        for (const [name, value] of Object.entries(input.body)) {
-          if (value === null) delete next[name];
-          else if (value !== undefined) next[name] = value;
-        }
-        apply(registry, project, projectSettingsSchema.parse(next));
-        res.json(settingsView(registry, project));
-      },
-    ],
-  });
-}
+export const settingsRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: PATH,
+    tag: "settings",
+    summary: "The project's settings and those in force",
+    output: settingsAnswer,
+    handle: ({ deps: { registry }, params }) =>
+      settingsView(registry, registry.get(String(params.projectId))),
+  }),
+  row({
+    method: "put",
+    path: PATH,
+    tag: "settings",
+    summary: "Replace the project's settings",
+    body: projectSettingsSchema,
+    output: settingsAnswer,
+    handle: ({ deps: { registry }, params, body }) => {
+      const project = registry.get(String(params.projectId));
+      apply(registry, project, body);
+      return settingsView(registry, project);
+    },
+  }),
+  row({
+    method: "patch",
+    path: PATH,
+    tag: "settings",
+    summary: "Change some settings",
+    body: settingsPatchBody,
+    output: settingsAnswer,
+    handle: ({ deps: { registry }, params, body }) => {
+      const project = registry.get(String(params.projectId));
+      const next: Record<string, unknown> = { ...project.settings };
+      for (const [name, value] of Object.entries(body)) {
+        if (value === null) delete next[name];
+        else if (value !== undefined) next[name] = value;
+      }
+      apply(registry, project, projectSettingsSchema.parse(next));
+      return settingsView(registry, project);
+    },
+  }),
+];

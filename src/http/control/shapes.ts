@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import type { ApiKey } from "../../domain/auth/api-key.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
@@ -71,9 +70,4 @@ export function settingsView(registry: ProjectRegistry, project: Project) {
         ? null
         : project.rateLimiter.window(effective.rateLimit, project.clock.now()),
   };
-}
-
-/** Every control answer is JSON; creations say 201. */
-export function created(res: Response, body: unknown): void {
-  res.status(201).json(body);
 }

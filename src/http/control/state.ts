@@ -1,8 +1,6 @@
-import { Router as createRouter, type Router } from "express";
-import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { projectDocumentSchema } from "../../domain/projects/project-document.js";
 import { replaceProjectState } from "../../domain/projects/state.js";
-import { route } from "../routes.js";
-import { streamedJsonBody } from "../streamed-json.js";
+import { type ControlRoute, row } from "./route-table.js";
 import { sendProjectState } from "./state-stream.js";
 
 /**
@@ -11,32 +9,35 @@ import { sendProjectState } from "./state-stream.js";
  */
 export const DEFAULT_STATE_BODY_LIMIT = 32 * 1024 * 1024;
 
-export interface StateRouterDeps {
-  registry: ProjectRegistry;
-  /** Largest state document accepted by PUT, in bytes (413 above it). */
-  bodyLimit?: number;
-}
+const PATH = "/projects/{projectId}/state";
 
 /**
  * `GET /projects/{projectId}/state` exports a project's whole state as a project document (the fixture format);
- * `PUT` the same replaces it, all or nothing. Paths are relative to the control prefix (`/__mock`).
+ * `PUT` the same replaces it, all or nothing. Both answers are streamed: a project may hold a million cards.
  */
-export function stateRouter(deps: StateRouterDeps): Router {
-  const router = createRouter();
-  const { registry } = deps;
-  route(router, "/projects/:projectId/state", {
-    get: [
-      async (req, res) => {
-        await sendProjectState(res, registry.get(String(req.params.projectId)));
-      },
-    ],
-    put: [
-      ...streamedJsonBody(deps.bodyLimit ?? DEFAULT_STATE_BODY_LIMIT),
-      async (req, res) => {
-        const project = replaceProjectState(registry, String(req.params.projectId), req.body);
-        await sendProjectState(res, project);
-      },
-    ],
-  });
-  return router;
-}
+export const stateRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: PATH,
+    tag: "state",
+    summary: "Export the project's whole state in the fixture format",
+    stream: "application/json",
+    output: projectDocumentSchema,
+    handle: ({ deps, params, res }) => sendProjectState(res, deps.registry.get(String(params.projectId))),
+  }),
+  row({
+    method: "put",
+    path: PATH,
+    tag: "state",
+    summary: "Replace the project's whole state (validated like fixtures; a bad document changes nothing)",
+    body: projectDocumentSchema,
+    bodyReader: "stream",
+    // The domain validates it, like fixtures, so that a bad document changes nothing.
+    parsedBy: "handler",
+    stream: "application/json",
+    output: projectDocumentSchema,
+    errors: { 409: ["conflict"] },
+    handle: ({ deps, params, body, res }) =>
+      sendProjectState(res, replaceProjectState(deps.registry, String(params.projectId), body)),
+  }),
+];

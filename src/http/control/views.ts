@@ -1,11 +1,16 @@
-import type { Router } from "express";
-import { z } from "zod";
+import type { z } from "zod";
+import { campaignSchema } from "../../domain/campaigns/campaign.js";
+import { customerSchema } from "../../domain/customers/customer.js";
+import { earningRuleSchema } from "../../domain/earning-rules/earning-rule.js";
+import { recordedEventSchema } from "../../domain/events/event.js";
+import { eventSchemaSchema } from "../../domain/events/event-schema.js";
+import { incentiveSchema } from "../../domain/incentives/incentive.js";
+import { locationSchema } from "../../domain/locations/location.js";
 import type { Project } from "../../domain/projects/project.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
-import { listOf } from "./shapes.js";
+import { publicationSchema } from "../../domain/publications/publication.js";
+import { segmentSchema } from "../../domain/segments/segment.js";
+import { tierStructureSchema } from "../../domain/tiers/tier-structure.js";
+import { voucherSchema } from "../../domain/vouchers/voucher.js";
 
 /** What a view reads of a store: any RecordStore fits. */
 interface ReadableStore {
@@ -14,11 +19,13 @@ interface ReadableStore {
   get(id: string): object;
 }
 
-interface View {
+export interface View {
   /** The path segment and the list's data_ref. */
   name: string;
-  /** The schema of its records in the OpenAPI document (components/schemas). */
+  /** The name of its records' schema in the OpenAPI document (components/schemas). */
   component: string;
+  /** Its records' schema, as stored. */
+  schema: z.ZodType;
   store: (project: Project) => ReadableStore;
   /** Top-level fields a list may be filtered by (`?holder_id=cust_...`), compared as text. */
   filters: readonly string[];
@@ -56,19 +63,28 @@ export const VIEWS: readonly View[] = [
   {
     name: "customers",
     component: "Customer",
+    schema: customerSchema,
     store: (p) => p.customers,
     filters: ["source_id", "name", "email", "phone"],
   },
   {
     name: "publications",
     component: "Publication",
+    schema: publicationSchema,
     store: (p) => p.publications,
     filters: ["customer_id", "campaign_id", "voucher_id", "channel", "source_id"],
   },
-  { name: "events", component: "RecordedEvent", store: (p) => p.events, filters: ["type", "customer_id"] },
+  {
+    name: "events",
+    component: "RecordedEvent",
+    schema: recordedEventSchema,
+    store: (p) => p.events,
+    filters: ["type", "customer_id"],
+  },
   {
     name: "vouchers",
     component: "Voucher",
+    schema: voucherSchema,
     store: (p) => p.vouchers,
     filters: ["code", "campaign_id", "holder_id", "type", "active"],
     alternateKey: (p, code) => p.vouchers.findByCode(code),
@@ -77,79 +93,52 @@ export const VIEWS: readonly View[] = [
   {
     name: "campaigns",
     component: "Campaign",
+    // The stored campaign is the object before the transform that settles join_once.
+    schema: campaignSchema.in,
     store: (p) => p.campaigns,
     filters: ["name", "campaign_type", "type", "active"],
     alternateKey: (p, name) => p.campaigns.findByName(name),
   },
-  { name: "locations", component: "Location", store: (p) => p.locations, filters: ["name"] },
-  { name: "segments", component: "Segment", store: (p) => p.segments, filters: ["name"] },
-  { name: "tier-structures", component: "TierStructure", store: (p) => p.tierStructures, filters: ["name"] },
-  { name: "incentives", component: "Incentive", store: (p) => p.incentives, filters: ["type", "status"] },
+  {
+    name: "locations",
+    component: "Location",
+    schema: locationSchema,
+    store: (p) => p.locations,
+    filters: ["name"],
+  },
+  {
+    name: "segments",
+    component: "Segment",
+    schema: segmentSchema,
+    store: (p) => p.segments,
+    filters: ["name"],
+  },
+  {
+    name: "tier-structures",
+    component: "TierStructure",
+    schema: tierStructureSchema,
+    store: (p) => p.tierStructures,
+    filters: ["name"],
+  },
+  {
+    name: "incentives",
+    component: "Incentive",
+    schema: incentiveSchema,
+    store: (p) => p.incentives,
+    filters: ["type", "status"],
+  },
   {
     name: "earning-rules",
     component: "EarningRule",
+    schema: earningRuleSchema,
     store: (p) => p.earningRules,
     filters: ["campaign_id", "event", "incentive_id"],
   },
-  { name: "event-schemas", component: "EventSchema", store: (p) => p.eventSchemas, filters: ["name"] },
+  {
+    name: "event-schemas",
+    component: "EventSchema",
+    schema: eventSchemaSchema,
+    store: (p) => p.eventSchemas,
+    filters: ["name"],
+  },
 ];
-
-export const DEFAULT_VIEW_LIMIT = 100;
-
-function listQuery(view: View) {
-  const filters = Object.fromEntries(view.filters.map((field) => [field, z.string().optional()]));
-  return z.object({
-    params: z.object({ projectId: z.string() }),
-    query: z.strictObject({
-      ...filters,
-      limit: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_VIEW_LIMIT),
-      offset: z.coerce.number().int().min(0).default(0),
-    }),
-  });
-}
-
-function matches(record: object, filters: [string, string][]): boolean {
-  return filters.every(([field, wanted]) => {
-    const value = (record as Record<string, unknown>)[field];
-    if (value === null || value === undefined) return wanted === "null";
-    return typeof value !== "object" && String(value) === wanted;
-  });
-}
-
-export function viewRoutes(router: Router, { registry }: ControlDeps): void {
-  for (const view of VIEWS) {
-    const schema = listQuery(view);
-    route(router, `/projects/:projectId/${view.name}`, {
-      get: [
-        controlInput(schema),
-        (_req, res) => {
-          const { params, query } = getInput<{
-            params: { projectId: string };
-            query: Record<string, string | number | undefined>;
-          }>(res);
-          const { limit, offset, ...rest } = query;
-          const filters = Object.entries(rest).filter(
-            (entry): entry is [string, string] => entry[1] !== undefined,
-          );
-          const project = registry.get(params.projectId);
-          const candidates = view.narrow?.(project, new Map(filters)) ?? view.store(project).list();
-          const all = candidates.filter((record) => matches(record, filters));
-          const start = Number(offset);
-          res.json(
-            listOf(view.name.replaceAll("-", "_"), all.slice(start, start + Number(limit)), all.length),
-          );
-        },
-      ],
-    });
-    route(router, `/projects/:projectId/${view.name}/:recordId`, {
-      get: [
-        (req, res) => {
-          const project = registry.get(String(req.params.projectId));
-          const key = String(req.params.recordId);
-          const store = view.store(project);
-          res.json(store.find(key) ?? view.alternateKey?.(project, key) ?? store.get(key));
-        },
-      ],
-    });
-  }
-}

@@ -1,97 +1,113 @@
-import type { Response, Router } from "express";
 import { z } from "zod";
-import { newWebhookSchema } from "../../domain/webhooks/endpoint.js";
+import { newWebhookSchema, webhookSchema } from "../../domain/webhooks/endpoint.js";
 import { DELIVERY_STATUSES } from "../../domain/webhooks/outbox.js";
-import { jsonBody } from "../body.js";
-import { getInput } from "../context.js";
-import { route } from "../routes.js";
-import type { ControlDeps } from "./deps.js";
-import { controlInput } from "./input.js";
-import { created, listOf } from "./shapes.js";
+import { listSchema } from "./answers.js";
+import { webhookDeliveryAnswer } from "./answers-webhooks.js";
+import { type ControlRoute, row } from "./route-table.js";
+import { listOf } from "./shapes.js";
 
-const P = z.object({ projectId: z.string() });
-
-const newWebhook = z.object({ params: P, body: newWebhookSchema });
-
-const deliveriesQuery = z.object({
-  params: P,
-  query: z.strictObject({
-    type: z.string().min(1).optional(),
-    status: z.enum(DELIVERY_STATUSES).optional(),
-    webhook_id: z.string().min(1).optional(),
-    limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
-  }),
+const deliveriesQuery = z.strictObject({
+  type: z.string().min(1).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  webhook_id: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
-/** A control answer without a body. */
-const noContent = (res: Response) => res.status(204).end();
+const WEBHOOKS = "/projects/{projectId}/webhooks";
+const DELIVERIES = `${WEBHOOKS}/deliveries`;
 
 /**
- * Webhooks (README "Webhooks"): a project's endpoints, and its outbox of deliveries (what was sent where and how
+ * Webhooks (the webhooks guide): a project's endpoints, and its outbox of deliveries (what was sent where and how
  * the receiver answered, or what would have been sent when no endpoint wanted it). Endpoints are project data (a
  * store: fixtures, state documents, persistence); the outbox lives in memory only.
  */
-export function webhookRoutes(router: Router, { registry, bodyLimit }: ControlDeps): void {
-  // Before /webhooks/:webhookId, which would otherwise take "deliveries" for an endpoint's id.
-  route(router, "/projects/:projectId/webhooks/deliveries", {
-    get: [
-      controlInput(deliveriesQuery),
-      (_req, res) => {
-        const { params, query } = getInput<z.output<typeof deliveriesQuery>>(res);
-        const { limit, ...filter } = query;
-        const matching = registry.get(params.projectId).outbox.list(filter);
-        const shown = limit === undefined ? matching : matching.slice(-limit);
-        res.json(listOf("deliveries", shown, matching.length));
-      },
-    ],
-    delete: [
-      (req, res) => {
-        registry.get(String(req.params.projectId)).outbox.clear();
-        noContent(res);
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/webhooks/deliveries/:deliveryId/resend", {
-    post: [
-      (req, res) => {
-        const project = registry.get(String(req.params.projectId));
-        res.status(202).json(registry.dispatcher.resend(project, String(req.params.deliveryId)));
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/webhooks", {
-    get: [
-      (req, res) => {
-        res.json(listOf("webhooks", registry.get(String(req.params.projectId)).webhooks.list()));
-      },
-    ],
-    post: [
-      ...jsonBody(bodyLimit),
-      controlInput(newWebhook),
-      (_req, res) => {
-        const { params, body } = getInput<z.output<typeof newWebhook>>(res);
-        const project = registry.get(params.projectId);
-        const endpoint = project.webhooks.create(body, {
-          nowIso: project.clock.iso(),
-          limit: registry.defaults.caps.webhooksPerProject,
-          hosts: registry.dispatcher.settings.hosts,
-        });
-        created(res, endpoint);
-      },
-    ],
-  });
-
-  route(router, "/projects/:projectId/webhooks/:webhookId", {
-    delete: [
-      (req, res) => {
-        const project = registry.get(String(req.params.projectId));
-        const id = String(req.params.webhookId);
-        project.webhooks.get(id);
-        project.webhooks.delete(id);
-        noContent(res);
-      },
-    ],
-  });
-}
+export const webhookRoutes: readonly ControlRoute[] = [
+  // Before {webhookId}, which would otherwise take "deliveries" for an endpoint's id.
+  row({
+    method: "get",
+    path: DELIVERIES,
+    tag: "webhooks",
+    summary: "The project's webhook deliveries (its outbox), oldest first",
+    description: "`total` counts every delivery that matches; `limit` shows only the newest of them.",
+    query: deliveriesQuery,
+    queryHelp: {
+      type: "Only deliveries of this event type",
+      status: "Only deliveries in this status",
+      webhook_id: "Only deliveries to this endpoint",
+      limit: "Only the newest this many",
+    },
+    output: listSchema("deliveries", webhookDeliveryAnswer),
+    errors: { 400: ["invalid_payload"] },
+    handle: ({ deps, params, query }) => {
+      const { limit, ...filter } = query;
+      const matching = deps.registry.get(String(params.projectId)).outbox.list(filter);
+      const shown = limit === undefined ? matching : matching.slice(-limit);
+      return listOf("deliveries", shown, matching.length);
+    },
+  }),
+  row({
+    method: "delete",
+    path: DELIVERIES,
+    tag: "webhooks",
+    summary: "Empty the outbox",
+    status: 204,
+    handle: ({ deps, params }) => deps.registry.get(String(params.projectId)).outbox.clear(),
+  }),
+  row({
+    method: "post",
+    path: `${DELIVERIES}/{deliveryId}/resend`,
+    tag: "webhooks",
+    summary: "Send a delivery again to its endpoint",
+    description:
+      "Queued again with the same envelope, signed with the endpoint's secret as it is now. 409 when the " +
+      "delivery was not_sent (no endpoint), is pending, or its endpoint has been deleted.",
+    status: 202,
+    output: webhookDeliveryAnswer,
+    errors: { 409: ["conflict"] },
+    handle: ({ deps: { registry }, params }) =>
+      registry.dispatcher.resend(registry.get(String(params.projectId)), String(params.deliveryId)),
+  }),
+  row({
+    method: "get",
+    path: WEBHOOKS,
+    tag: "webhooks",
+    summary: "The project's webhook endpoints",
+    output: listSchema("webhooks", webhookSchema),
+    handle: ({ deps, params }) =>
+      listOf("webhooks", deps.registry.get(String(params.projectId)).webhooks.list()),
+  }),
+  row({
+    method: "post",
+    path: WEBHOOKS,
+    tag: "webhooks",
+    summary: "Add a webhook endpoint",
+    description:
+      "The secret is generated when absent. 400 for a URL that is not http(s) or names a host other than " +
+      "loopback (unless WEBHOOK_HOSTS allows it); 409 limit_exceeded when the project holds WEBHOOK_LIMIT.",
+    body: newWebhookSchema,
+    status: 201,
+    output: webhookSchema,
+    errors: { 409: ["limit_exceeded"] },
+    handle: ({ deps: { registry }, params, body }) => {
+      const project = registry.get(String(params.projectId));
+      return project.webhooks.create(body, {
+        nowIso: project.clock.iso(),
+        limit: registry.defaults.caps.webhooksPerProject,
+        hosts: registry.dispatcher.settings.hosts,
+      });
+    },
+  }),
+  row({
+    method: "delete",
+    path: `${WEBHOOKS}/{webhookId}`,
+    tag: "webhooks",
+    summary: "Delete a webhook endpoint",
+    status: 204,
+    handle: ({ deps, params }) => {
+      const project = deps.registry.get(String(params.projectId));
+      const id = String(params.webhookId);
+      project.webhooks.get(id);
+      project.webhooks.delete(id);
+    },
+  }),
+];
