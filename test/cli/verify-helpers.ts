@@ -74,10 +74,14 @@ export interface Ran {
   stderr: string;
 }
 
+/** Each run a second later than the last: runs sharing a target within a second would pick the same tier range. */
+let runs = 0;
+
 export async function verify(
   command: Omit<VerifyCommand, "command" | "allowWrites"> & { allowWrites?: boolean },
   env = {},
 ): Promise<Ran> {
+  runs += 1;
   let stdout = "";
   let stderr = "";
   const status = await runVerify(
@@ -91,6 +95,7 @@ export async function verify(
         stderr += text;
       },
       version: "0.0.0-test",
+      now: () => Date.now() + 1000 * runs,
     },
   );
   return { status, stdout, stderr };

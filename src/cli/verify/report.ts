@@ -71,6 +71,9 @@ export function writeReport(file: string, report: Report): void {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** The note of a step skipped because it writes. */
+export const WRITES = "writes to the target";
+
 const shown = (value: unknown) => {
   if (value === undefined) return "absent";
   const text = JSON.stringify(value);
@@ -106,7 +109,7 @@ export function table(report: Report): string {
   const lines = [line(head), ...rows.map(line)];
   lines.push("", `${report.matched} matched, ${report.differed} differed, ${report.skipped} skipped`);
   lines.push(`target: ${report.sides.target}`, `mock:   ${report.sides.mock}`);
-  if (report.skipped > 0)
+  if (report.steps.some((step) => step.note === WRITES))
     lines.push(
       "Skipped steps write to the target: allow_writes in the config (or --allow-writes) runs them.",
     );

@@ -19,8 +19,9 @@ import {
   readRecording,
   writeRecording,
 } from "./recording.js";
-import { reportOf, type Sides, type StepResult, table, writeReport } from "./report.js";
-import { runInputs, SCENARIO } from "./scenario.js";
+import { reportOf, type Sides, type StepResult, table, WRITES, writeReport } from "./report.js";
+import { runInputs, type Step } from "./scenario.js";
+import { SCENARIO } from "./steps.js";
 
 /** Where the command writes, and what it reads besides its flags: given by the bin, or by a test. */
 export interface VerifyIo {
@@ -56,23 +57,26 @@ async function runSteps(
   results: StepResult[],
   recorded: RecordedExchange[],
 ): Promise<void> {
-  const runs = SCENARIO.map((step, index) => {
-    const exchange = plan.recording?.exchanges[index];
-    return plan.recording
-      ? exchange?.step === step.name && !exchange.skipped
-      : !step.writes || plan.allowWrites;
-  });
+  // A replay plays what the recording holds, matched by step name: a step a later version added is skipped.
+  const recordedAs = (name: string) => plan.recording?.exchanges.find((exchange) => exchange.step === name);
+  const skipReason = (step: Step) => {
+    if (!plan.recording) return step.writes && !plan.allowWrites ? WRITES : undefined;
+    const exchange = recordedAs(step.name);
+    return !exchange ? "not in the recording" : exchange.skipped ? "skipped when recorded" : undefined;
+  };
+  const runs = SCENARIO.map((step) => skipReason(step) === undefined);
   for (const [index, step] of SCENARIO.entries()) {
     const base = { name: step.name, operation: step.operation };
-    if (!runs[index]) {
-      results.push({ ...base, verdict: "skipped", differences: [], note: "writes to the target" });
+    const skipped = skipReason(step);
+    if (skipped !== undefined) {
+      results.push({ ...base, verdict: "skipped", differences: [], note: skipped });
       recorded.push({ step: step.name, operation: step.operation, skipped: true });
       continue;
     }
     const needed = runs.slice(index).filter(Boolean).length;
     const fromTarget: Partial<Played> = target
       ? await play(target, step, needed)
-      : (plan.recording?.exchanges[index] ?? {});
+      : (recordedAs(step.name) ?? {});
     if (!fromTarget.answer) throw new VerifyConfigError(`the recording has no answer for step ${step.name}`);
     const fromMock = await play(mock, step, needed);
     recorded.push({
