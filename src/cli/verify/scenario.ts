@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { OperationName } from "../../http/operations.js";
 import type { Objects } from "./config.js";
 
@@ -47,8 +48,8 @@ export const TIER_BASE = 500_000_000;
 const EPOCH = Date.UTC(2026, 0, 1);
 
 /** The run's inputs: its tier range is the second it started (since 2026), so no two runs' ranges overlap. */
-export function runInputs(now: number, random = Math.random): RunInputs {
-  const run = `${Math.floor(now / 1000).toString(36)}${Math.floor(random() * 36 ** 4).toString(36)}`;
+export function runInputs(now: number): RunInputs {
+  const run = `${Math.floor(now / 1000).toString(36)}${randomBytes(2).toString("hex")}`;
   return {
     run,
     memberSourceId: `verify-${run}-member`,
