@@ -171,6 +171,33 @@ describe("loyalty-mock verify", () => {
     expect(written).toContain("<access_token>");
   });
 
+  it("--mock <url>: a running loyalty-mock as the mock side, the demo key and objects by default", async () => {
+    const mock = await startTarget();
+    try {
+      const json = join(temp.dir, "running-mock.json");
+      const ran = await run({ config: writeConfig(temp.dir, target.url), json, mock: mock.url });
+      expect(ran.status).toBe(0);
+      expect(ran.stdout).toContain(`mock:   loyalty-mock 0.0.0-test, ${mock.url}`);
+      const journal = (await (await fetch(`${mock.url}/__mock/projects/demo/requests`)).json()) as {
+        total: number;
+      };
+      // Every step but the one without credentials, which names no project.
+      expect(journal.total).toBe(15);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a key pair the target refuses is a config error (exit 2), not sixteen differences", async () => {
+    const config = writeConfig(temp.dir, target.url, { secretsInFile: false });
+    const env = { LOYALTY_MOCK_VERIFY_APP_ID: SECRETS.appId, LOYALTY_MOCK_VERIFY_APP_TOKEN: "wrong-token" };
+    const ran = await run({ config }, env);
+    expect(ran).toMatchObject({ status: 2, stdout: "" });
+    expect(ran.stderr).toBe(
+      "loyalty-mock verify: the target refused the key pair (401 to the token request): check its app_id and app_token (or their variables)\n",
+    );
+  });
+
   it("config errors are exit 2 with one line; an unreachable target is exit 3", async () => {
     const missing = await run({ config: join(temp.dir, "nope.json") });
     expect(missing).toMatchObject({ status: 2, stdout: "" });

@@ -58,7 +58,8 @@ export function reportOf(sides: Sides, results: readonly StepResult[], stopped?:
       target_status: result.target ?? null,
       mock_status: result.mock ?? null,
       ...(result.note !== undefined && { note: result.note }),
-      differences: result.differences,
+      // Absent on one side: null, so every difference has both keys.
+      differences: result.differences.map((d) => ({ ...d, target: d.target ?? null, mock: d.mock ?? null })),
     })),
     matched: count("match"),
     differed: count("differ"),

@@ -49,6 +49,14 @@ function planOf(command: VerifyCommand, env: NodeJS.ProcessEnv): Plan {
   return { config, allowWrites, ...(recording && { recording }) };
 }
 
+/** A key pair refused on the first step is the config's fault, not a difference: every later step would differ. */
+function refusedKey(step: Step, side: string, status: number, live: boolean): void {
+  if (live && step.name === "token-api" && status === 401)
+    throw new VerifyConfigError(
+      `${side} refused the key pair (401 to the token request): check its app_id and app_token (or their variables)`,
+    );
+}
+
 /** The scenario, step by step; each target answer goes into `recorded` as it comes. */
 async function runSteps(
   plan: Plan,
@@ -79,6 +87,8 @@ async function runSteps(
       : (recordedAs(step.name) ?? {});
     if (!fromTarget.answer) throw new VerifyConfigError(`the recording has no answer for step ${step.name}`);
     const fromMock = await play(mock, step, needed);
+    refusedKey(step, "the target", fromTarget.answer.status, plan.recording === undefined);
+    refusedKey(step, "the mock", fromMock.answer.status, true);
     recorded.push({
       step: step.name,
       operation: step.operation,
@@ -129,7 +139,7 @@ export async function runVerify(command: VerifyCommand, io: VerifyIo): Promise<n
     target: plan.recording
       ? `the recording ${command.replay} (${plan.recording.target}, ${plan.recording.recorded_at})`
       : new URL(targetSide?.url ?? "http://unknown").origin,
-    mock: `loyalty-mock ${io.version} at ${running ? "a fresh stand-in in this process (default fixtures)" : mockSide.url}`,
+    mock: `loyalty-mock ${io.version}, ${running ? "a fresh stand-in in this process (default fixtures)" : mockSide.url}`,
   };
   const results: StepResult[] = [];
   const recorded: RecordedExchange[] = [];
