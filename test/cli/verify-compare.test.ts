@@ -101,6 +101,32 @@ describe("verify: comparison", () => {
   });
 });
 
+describe("verify: normalizing errors", () => {
+  it("keeps error keys and word-like values; masks generated ids, request ids and the side's own ids", () => {
+    const location = step("location-unknown");
+    const sent = location.request(DEMO_OBJECTS, runInputs(0), "");
+    const body = {
+      code: 400,
+      key: "invalid_payload",
+      message: "Invalid payload",
+      details: `Cannot use ${DEMO_OBJECTS.location_id} with cust_1a2b3c4d5e6f7a8b9c0d1e2f`,
+      request_id: "v-0a885062c80375740f",
+      resource_id: "cust_1a2b3c4d5e6f7a8b9c0d1e2f",
+      resource_type: "customer_segment",
+    };
+    const answer = { status: 400, headers: {}, body };
+    expect(normalizeAnswer(answer, location, sent, { objects: DEMO_OBJECTS, secrets: [] }).body).toEqual({
+      code: 400,
+      key: "invalid_payload",
+      message: "Invalid payload",
+      details: "Cannot use <objects.location_id> with cust_1a2b3c4d5e6f7a8b9c0d1e2f",
+      request_id: "<request_id>",
+      resource_id: "<cust_id>",
+      resource_type: "customer_segment",
+    });
+  });
+});
+
 describe("verify: the call budget", () => {
   it("stops before a call the scenario could not finish with, and on a 429", () => {
     const budget = new Budget();

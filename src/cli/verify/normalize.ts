@@ -25,7 +25,8 @@ export interface SideContext {
 export const SENT = "<sent>";
 const REQUEST_ID = /^v-[0-9a-f]{18}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const PREFIXED_ID = /^([a-z]{1,8})_[A-Za-z0-9]{6,}$/;
+/** A generated id: a short prefix, then random characters with a digit among them (never a word like `invalid_payload`). */
+const PREFIXED_ID = /^([a-z]{1,8})_(?=[A-Za-z]*[0-9])[A-Za-z0-9]{6,}$/;
 /** Properties whose values are made per call: tokens, key ids, card codes (an error's `code` is its status). */
 const VOLATILE: Record<string, (value: unknown) => unknown> = {
   access_token: () => "<access_token>",
@@ -86,6 +87,7 @@ function normalizeString(text: string, ids: Map<string, string>, masks: Masks): 
   return out;
 }
 
+/** An error's `key` is kept as it is, always: it is what the comparison of errors is about. */
 function walk(value: unknown, ids: Map<string, string>, masks: Masks): unknown {
   if (typeof value === "string") return normalizeString(value, ids, masks);
   if (Array.isArray(value)) return value.map((item) => walk(item, ids, masks));
@@ -93,7 +95,11 @@ function walk(value: unknown, ids: Map<string, string>, masks: Masks): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      key in VOLATILE && item !== null ? VOLATILE[key]?.(item) : walk(item, ids, masks),
+      key === "key"
+        ? item
+        : key in VOLATILE && item !== null
+          ? VOLATILE[key]?.(item)
+          : walk(item, ids, masks),
     ]),
   );
 }
