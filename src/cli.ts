@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseVerify, VERIFY_USAGE, type VerifyCommand } from "./cli/verify/command.js";
+import { parseVerify, type VerifyCommand } from "./cli/verify/command.js";
 import { SETTINGS } from "./settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
 import { UsageError } from "./usage-error.js";
@@ -108,7 +108,12 @@ export function usage(): string {
     'on 127.0.0.1:4000 by default, printing each as it arrives on stdout, "verified", or "BAD SIGNATURE" (answered',
     "401) when its x-voucherify-signature is not that of --secret.",
     "",
-    ...VERIFY_USAGE,
+    "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>]",
+    "[--allow-writes]: runs one scripted scenario of all six operations against the target of the config (your",
+    "sandbox project) and against loyalty-mock (a fresh one in this process, or --mock <url>), and compares the",
+    "answers. --record keeps the target's answers (no credentials) for --replay, which needs no target. Secrets may",
+    "come from LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN. Exit 0 all matched, 1 a difference,",
+    "2 a usage or config error, 3 the target unreachable or its call budget used up.",
     "",
   ].join("\n");
 }

@@ -53,13 +53,3 @@ export function parseVerify(args: readonly string[]): VerifyCommand {
     allowWrites: values["allow-writes"] === true,
   };
 }
-
-/** The usage lines of `verify`, placed by the command's --help with the others. */
-export const VERIFY_USAGE = [
-  "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>]",
-  "[--allow-writes]: runs one scripted scenario of all six operations against the target of the config (your",
-  "sandbox project) and against loyalty-mock (a fresh one in this process, or --mock <url>), and compares the",
-  "answers. --record keeps the target's answers (no credentials) for --replay, which needs no target. Secrets may",
-  "come from LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN. Exit 0 all matched, 1 a difference,",
-  "2 a usage or config error, 3 the target unreachable or its call budget used up.",
-];
