@@ -52,7 +52,7 @@ export function tempDir(): { dir: string; remove(): void; files(): string[] } {
 export function writeConfig(
   dir: string,
   url: string,
-  options: { secretsInFile?: boolean; allowWrites?: boolean } = {},
+  options: { secretsInFile?: boolean; allowWrites?: boolean; objects?: Partial<typeof TARGET_OBJECTS> } = {},
 ) {
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   const secrets =
@@ -61,7 +61,7 @@ export function writeConfig(
     file,
     JSON.stringify({
       target: { url, ...secrets },
-      objects: TARGET_OBJECTS,
+      objects: { ...TARGET_OBJECTS, ...options.objects },
       allow_writes: options.allowWrites ?? true,
     }),
   );

@@ -19,6 +19,7 @@ import {
 interface JsonReport {
   steps: {
     name: string;
+    note?: string;
     operation: string;
     match: boolean;
     skipped: boolean;
@@ -123,6 +124,23 @@ describe("loyalty-mock verify", () => {
     expect(ran.status).toBe(1);
     expect(differing(readJson(json))).toEqual(RELEASE_DIFFERENCES);
     expect(ran.stdout).toContain("target: the recording");
+  });
+
+  it("incentives an earlier run deleted are passed over; when none is left the step says to add some", async () => {
+    const objects = { incentive_ids: ["linc_d00000000000000de"] };
+    const json = join(temp.dir, "no-incentive.json");
+    const ran = await run({ config: writeConfig(temp.dir, target.url, { objects }), json });
+    expect(ran.status).toBe(1);
+    expect(differing(readJson(json))).toEqual([
+      {
+        name: "incentive-delete",
+        operation: "deleteIncentive",
+        differences: [{ path: "status", kind: "status" }],
+      },
+    ]);
+    expect(readJson(json).steps.find((step) => step.name === "incentive-delete")).toMatchObject({
+      note: "every incentive of incentive_ids is deleted already: add new ones",
+    });
   });
 
   it("a target that rate-limits early: stopped before its budget runs out, saying why, exit 3", async () => {

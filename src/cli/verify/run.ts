@@ -139,7 +139,7 @@ export async function runVerify(command: VerifyCommand, io: VerifyIo): Promise<n
     target: plan.recording
       ? `the recording ${command.replay} (${plan.recording.target}, ${plan.recording.recorded_at})`
       : new URL(targetSide?.url ?? "http://unknown").origin,
-    mock: `loyalty-mock ${io.version}, ${running ? "a fresh stand-in in this process (default fixtures)" : mockSide.url}`,
+    mock: `loyalty-mock ${io.version}, ${running ? "a fresh stand-in in this process (default fixtures)" : new URL(mockSide.url).origin}`,
   };
   const results: StepResult[] = [];
   const recorded: RecordedExchange[] = [];
