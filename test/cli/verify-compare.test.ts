@@ -30,6 +30,14 @@ describe("verify: comparison", () => {
     ]);
   });
 
+  it("null against an object where the service decides it (loyalty_card) is a difference", () => {
+    const target = ok({ loyalty_card: null, expiration_date: null });
+    const mock = ok({ loyalty_card: { points: 0 }, expiration_date: "<timestamp>" });
+    expect(compareAnswers(step("member-new-customer"), target, mock)).toEqual([
+      { path: "body.loyalty_card", kind: "type", target: "null", mock: "object" },
+    ]);
+  });
+
   it("below metadata only its being an object counts; arrays are judged by their items", () => {
     const target = ok({ metadata: { region: "EU" }, items: [{ a: 1 }, { a: 2 }] });
     const mock = ok({ metadata: {}, items: [{ a: "1" }] });

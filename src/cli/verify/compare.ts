@@ -13,9 +13,10 @@ import type { Step } from "./scenario.js";
  *   names (constants and echoed input, with ids already named or masked);
  * - the headers a client reads: the media type, and the rate-limit headers present on both or neither.
  *
- * `null` matches any type: the service's nullable properties (`updated_at`, `expiration_date`, ...) are null or not
- * by the data, not by its behaviour. Below a `metadata` property only its being an object counts: its keys are the
- * project's own data.
+ * `null` matches any type only where the data decides it, not the service's behaviour: a campaign's dates and
+ * category, a card's `additional_info` and redemption `quantity`, a customer's `name` and `email`, `updated_at`.
+ * Elsewhere (`loyalty_card`, `gift`, `referral`, ...) null against an object is a difference. Below a `metadata`
+ * property only its being an object counts: its keys are the project's own data.
  */
 /** `only-target`: the target has the property and the mock not; `only-mock`: the other way round. */
 export type DifferenceKind = "status" | "only-target" | "only-mock" | "type" | "value" | "header";
@@ -48,9 +49,25 @@ function shapeOf(value: unknown, path: string, into: Map<string, Set<JsonType>>)
 }
 
 const typeText = (types: Set<JsonType> | undefined) => (types ? [...types].sort().join("|") : undefined);
-/** Types that agree: the same, or null on either side (or an array empty on either side: no items to judge). */
-const agree = (a: Set<JsonType>, b: Set<JsonType>) =>
-  a.has("null") || b.has("null") || [...a].some((type) => b.has(type));
+const NULL_BY_DATA = new Set([
+  "start_date",
+  "expiration_date",
+  "validity_timeframe",
+  "validity_day_of_week",
+  "additional_info",
+  "category",
+  "category_id",
+  "quantity",
+  "name",
+  "email",
+  "updated_at",
+]);
+
+/** Types that agree: one in common, or null on either side where the data decides it. */
+function agree(path: string, a: Set<JsonType>, b: Set<JsonType>): boolean {
+  if ([...a].some((type) => b.has(type))) return true;
+  return (a.has("null") || b.has("null")) && NULL_BY_DATA.has(path.split(".").at(-1) ?? "");
+}
 
 function parentOf(path: string): string | undefined {
   const cut = Math.max(path.lastIndexOf("."), path.endsWith("[]") ? path.length - 2 : -1);
@@ -77,7 +94,8 @@ function shapeDifferences(target: unknown, mock: unknown): Difference[] {
     const [ta, tb] = [a.get(path), b.get(path)];
     if (!comparable(path, a, b)) continue;
     if (ta && tb) {
-      if (!agree(ta, tb)) differences.push({ path, kind: "type", target: typeText(ta), mock: typeText(tb) });
+      if (!agree(path, ta, tb))
+        differences.push({ path, kind: "type", target: typeText(ta), mock: typeText(tb) });
     } else
       differences.push({
         path,
