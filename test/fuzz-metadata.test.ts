@@ -14,7 +14,7 @@ import { rawRequest } from "./helpers/raw-http.js";
 /**
  * Free-form objects (metadata) with `__proto__`, `constructor` and `prototype` among their keys are stored as own
  * properties, exactly as sent, wherever a request stores one, and survive a state export and import; no built-in
- * prototype changes on the way (README "Security and limits"). A quarter of FUZZ_RUNS cases per operation.
+ * prototype changes on the way (docs/reference/limits.md). A quarter of FUZZ_RUNS cases per operation.
  */
 
 const fuzz = useFuzzWorld();

@@ -15,7 +15,7 @@ import { type OperationCase, operationCases } from "./fuzz/operations.js";
  * targets, credentials, content types and headers. On every case: no 5xx; the error object, valid against the
  * contract; a refused request leaves the exported state exactly as it was; no built-in prototype changes; no
  * exception escapes; and the server keeps answering. Free-form objects a request stores (metadata) are stored
- * as sent, `__proto__` and `constructor` keys included. FUZZ_RUNS and FUZZ_SEED tune and replay (README).
+ * as sent, `__proto__` and `constructor` keys included. FUZZ_RUNS and FUZZ_SEED tune and replay (docs/internals/testing.md).
  */
 
 const fuzz = useFuzzWorld();

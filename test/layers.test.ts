@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/process.js";
 
 /**
- * The layers of README "Development": the entry points on the HTTP layer and the state files, those on the
+ * The layers of docs/internals/layers.md: the entry points on the HTTP layer and the state files, those on the
  * domain, the domain on the platform. A module may import its own layer and the layers under it, never above.
  */
 const SRC = join(ROOT, "src");

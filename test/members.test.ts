@@ -227,7 +227,7 @@ describe("POST /v1/loyalties/{campaignId}/members - success", () => {
     expect(later.body.updated_at).toBe("2727-02-01T00:00:00.000Z");
   });
 
-  // The README and tests call them "not yet valid" and "expired": that must not lapse as the years go by.
+  // The docs and tests call them "not yet valid" and "expired": that must not lapse as the years go by.
   it("the not-yet-valid and expired cards stay so with the clock centuries ahead", async () => {
     const world = buildWorld();
     for (const years of [1, 10, 100, 600]) {

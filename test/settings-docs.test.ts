@@ -1,26 +1,28 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SETTINGS_PAGE, settingsPage } from "../scripts/settings-docs.js";
 import { usage } from "../src/cli.js";
 import { SETTINGS } from "../src/settings.js";
 import { rowsOf, variableOf } from "../src/settings-table.js";
 
 /**
- * The settings table (src/settings.ts) is what the server reads; README "Settings", .env.example, README
- * "Command line" and --help are what users read. A row added, renamed or given a new default without its docs
- * fails here. Users read the variables by their prefixed names (LOYALTY_MOCK_PORT), which the table derives.
+ * The settings table (src/settings.ts) is what the server reads; docs/reference/settings.md (generated from the
+ * table by `npm run docs:settings`), .env.example, docs/reference/cli.md and --help are what users read. A row
+ * added, renamed or given a new default without its docs fails here. Users read the variables by their prefixed
+ * names (LOYALTY_MOCK_PORT), which the table derives.
  */
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
 const rows = rowsOf(SETTINGS).map(([, row]) => ({ ...row, env: variableOf(row) }));
 const shown = (value: unknown) => String(value);
 const sorted = (names: Iterable<string>) => [...names].sort();
 
-/** The cells of each row of the Markdown tables in the README section under `heading`. */
-function tableRows(heading: string): string[][] {
-  const readme = read("README.md");
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  expect(start, `README has a "${heading}" section`).toBeGreaterThan(-1);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme
+/** The cells of each row of the Markdown tables in the section of `file` under `heading`. */
+function tableRows(file: string, heading: string): string[][] {
+  const page = read(file);
+  const start = page.indexOf(`\n## ${heading}\n`);
+  expect(start, `${file} has a "${heading}" section`).toBeGreaterThan(-1);
+  const end = page.indexOf("\n## ", start + 1);
+  return page
     .slice(start, end === -1 ? undefined : end)
     .split("\n")
     .filter((line) => line.startsWith("| ") && !line.startsWith("|---"))
@@ -28,9 +30,13 @@ function tableRows(heading: string): string[][] {
 }
 
 describe("the settings' documentation", () => {
-  it("README Settings lists every variable once, with its default (none where it has none)", () => {
+  it("docs/reference/settings.md is what npm run docs:settings writes", () => {
+    expect(readFileSync(SETTINGS_PAGE, "utf8"), "run npm run docs:settings").toBe(settingsPage());
+  });
+
+  it("docs/reference/settings.md lists every variable once, with its default (none where it has none)", () => {
     const documented = new Map<string, string>();
-    for (const [variable, fallback] of tableRows("Settings")) {
+    for (const [variable, fallback] of tableRows("docs/reference/settings.md", "Every setting")) {
       const name = /^`([A-Z0-9_]+)`$/.exec(variable ?? "")?.[1];
       if (name === undefined) continue;
       expect(documented.has(name), `${name} listed twice`).toBe(false);
@@ -73,8 +79,8 @@ describe("the settings' documentation", () => {
     }
   });
 
-  it("README Command line lists exactly the flags, each with its variable", () => {
-    const documented = tableRows("Command line").flatMap(([flag, variable]) => {
+  it("docs/reference/cli.md lists exactly the flags, each with its variable", () => {
+    const documented = tableRows("docs/reference/cli.md", "Flags").flatMap(([flag, variable]) => {
       const name = /--([a-z-]+)/.exec(flag ?? "")?.[1];
       const env = /^`([A-Z0-9_]+)`$/.exec(variable ?? "")?.[1];
       return name !== undefined && env !== undefined ? [`--${name} ${env}`] : [];

@@ -57,14 +57,14 @@ export function consumerManifests(devTools: string[], scripts: Record<string, st
   return { manifest, lock: { name: "app", lockfileVersion: 3, requires: true, packages } };
 }
 
-/** The body of the first ```lang block after the README heading. */
-export function readmeBlock(heading: string, lang: string): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf(`\n${heading}\n`);
-  if (at === -1) throw new Error(`README has no "${heading}"`);
-  const start = readme.indexOf(`\n\`\`\`${lang}\n`, at);
-  const end = readme.indexOf("\n```\n", start + 1);
-  return readme.slice(start + lang.length + 5, end + 1);
+/** The body of the first ```lang block after the heading of a Markdown file of the repository (docs/guide/ci.md). */
+export function docBlock(file: string, heading: string, lang: string): string {
+  const page = readFileSync(join(ROOT, file), "utf8");
+  const at = page.indexOf(`\n${heading}\n`);
+  if (at === -1) throw new Error(`${file} has no "${heading}"`);
+  const start = page.indexOf(`\n\`\`\`${lang}\n`, at);
+  const end = page.indexOf("\n```\n", start + 1);
+  return page.slice(start + lang.length + 5, end + 1);
 }
 
 export interface WorkflowStep {
@@ -72,7 +72,7 @@ export interface WorkflowStep {
   always: boolean;
 }
 
-/** The `run` steps of the README's GitHub Actions job, in order, and the job's `env`. */
+/** The `run` steps of the CI guide's GitHub Actions job, in order, and the job's `env`. */
 export function workflowSteps(yaml: string): { env: Record<string, string>; steps: WorkflowStep[] } {
   const env: Record<string, string> = {};
   const envBlock = /\n {4}env:\n((?: {6}\S.*\n)+)/.exec(yaml)?.[1] ?? "";

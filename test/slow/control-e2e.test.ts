@@ -3,7 +3,7 @@ import { build, freePort, killGroup, launch, type Started } from "../helpers/pro
 
 const ADMIN = { "X-Mock-Admin-Token": "ci-admin-secret" };
 
-/** The README's CI recipe, step by step, against the real process. */
+/** The CI recipe of docs/guide/ci.md, step by step, against the real process. */
 describe("the CI recipe on the real server process", () => {
   let server: Started;
   let base: string;

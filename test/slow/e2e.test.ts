@@ -71,7 +71,7 @@ describe("the real server process (node dist/main.js) over the network", () => {
     const lines = server.stdout().trim().split("\n");
     const records = lines.map((line) => JSON.parse(line));
     expect(records.some((line) => line.msg?.startsWith("loyalty-mock listening on"))).toBe(true);
-    // At info, one flat line per request and no headers (README "Performance"; at debug they come redacted).
+    // At info, one flat line per request and no headers (docs/performance.md; at debug they come redacted).
     expect(records).toContainEqual(
       expect.objectContaining({ method: "GET", url: "/v1/locations/loc_demo_circle", statusCode: 200 }),
     );

@@ -3,14 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consumerManifests, readmeBlock, workflowSteps } from "../helpers/consumer.js";
+import { consumerManifests, docBlock, workflowSteps } from "../helpers/consumer.js";
 import { killGroup, launch, ROOT, type Started, waitForStderr } from "../helpers/process.js";
 
 /**
  * Issue 14, "Install it anywhere": the package as a user gets it. Packed, installed from the tarball (offline:
  * see helpers/consumer.ts) into a new application folder whose .env belongs to the application, then the
- * README's own commands run there: the npx line, the library example, a strict type check, the CI recipe and
- * the GitHub Actions job. Last, an install from a git URL, which must build dist/ itself.
+ * documented commands run there: README's npx line, the library example of docs/guide/library.md, a strict type
+ * check, the CI recipe of docs/guide/ci.md and its GitHub Actions job. Last, an install from a git URL, which must build dist/ itself.
  */
 
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -130,10 +130,10 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     expect(ours).toEqual([`loyalty-mock listening on ${url}`]);
   });
 
-  it("runs the README's library example with the app's own vitest", () => {
+  it("runs the library guide's example with the app's own vitest", () => {
     writeFileSync(
       join(app, "readme-example.test.ts"),
-      readmeBlock("## Library: a server per test file", "ts"),
+      docBlock("docs/guide/library.md", "## A complete test file", "ts"),
     );
     expect(sh(app, "npx", ["vitest", "run", "readme-example.test.ts"])).toMatch(/Tests\s+2 passed/);
   });
@@ -165,14 +165,14 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     expect(sh(app, "npx", ["tsc", "-p", "tsconfig.json"])).toBe("");
   });
 
-  it("runs the README's CI recipe as written", async () => {
+  it("runs the CI guide's recipe as written", async () => {
     writeFileSync(
       join(app, "integration.mjs"),
       "const res = await fetch(process.env.LOYALTY_BASE_URL + '/v1/locations/loc_demo_circle', {\n" +
         '  headers: { "X-App-Id": process.env.LOYALTY_APP_ID, "X-App-Token": process.env.LOYALTY_APP_TOKEN },\n' +
         "});\nif (res.status !== 200) process.exit(1);\n",
     );
-    writeFileSync(join(app, "ci.sh"), readmeBlock("### CI recipe", "sh"));
+    writeFileSync(join(app, "ci.sh"), docBlock("docs/guide/ci.md", "## The recipe", "sh"));
     const run = launch("bash", ["ci.sh"], { ...NPM_ENV, CI_JOB_ID: "4711" }, app);
     started.push(run);
     expect(await run.exited, run.stderr()).toEqual({ code: 0, signal: null });
@@ -185,9 +185,9 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     );
   });
 
-  it("runs the README's GitHub Actions job, step by step", async () => {
+  it("runs the CI guide's GitHub Actions job, step by step", async () => {
     rmSync(join(app, "mock-requests.json"));
-    const { env, steps } = workflowSteps(readmeBlock("### CI recipe", "yaml"));
+    const { env, steps } = workflowSteps(docBlock("docs/guide/ci.md", "## As a GitHub Actions job", "yaml"));
     expect(steps).toHaveLength(4);
     const githubEnv = join(dir, "github-env");
     writeFileSync(githubEnv, "");

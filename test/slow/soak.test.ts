@@ -4,7 +4,7 @@ import { exportProject } from "../../src/domain/projects/state.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 
 /**
- * The short CI version of `npm run soak` (README "Security and limits"): a mixed stream of 30 000 requests against
+ * The short CI version of `npm run soak` (docs/performance.md, "Soak"): a mixed stream of 30 000 requests against
  * a listening server. The journal and the token store stay within their caps, tokens that expired or were reset
  * away are gone from the registry's index, nothing answers 500, and the heap measured in the same state (project
  * reset, after a full collection) before and after the last 20 000 requests has not grown.
