@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { parseVerify, type VerifyCommand } from "./cli/verify/command.js";
 import { SETTINGS } from "./settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
 import { UsageError } from "./usage-error.js";
@@ -20,6 +21,7 @@ export type CommandLine =
   | { command: "version" }
   | WaitCommand
   | ListenCommand
+  | VerifyCommand
   /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
   | { command: "serve"; env: Record<string, string>; envFile?: string };
 
@@ -28,6 +30,7 @@ export { UsageError };
 export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args[0] === "wait") return parseWait(args.slice(1));
   if (args[0] === "webhooks") return parseListen(args.slice(1));
+  if (args[0] === "verify") return parseVerify(args.slice(1));
   const options = Object.fromEntries(
     FLAGGED.map(({ flag }) => [
       flag.name,
@@ -83,6 +86,7 @@ export function usage(): string {
     "Usage: loyalty-mock [options]",
     "       loyalty-mock wait (--url <url> | --log <file>) [--timeout <seconds>]",
     "       loyalty-mock webhooks listen [listen options]",
+    "       loyalty-mock verify (--config <file> | --replay <recording>) [verify options]",
     "",
     "A local stand-in for six operations of a loyalty and promotions service. It prints",
     "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
@@ -103,6 +107,13 @@ export function usage(): string {
     "webhooks listen [--port <port>] [--secret <secret>] [--host <address>]: a receiver for webhook notifications",
     'on 127.0.0.1:4000 by default, printing each as it arrives on stdout, "verified", or "BAD SIGNATURE" (answered',
     "401) when its x-voucherify-signature is not that of --secret.",
+    "",
+    "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>]",
+    "[--allow-writes]: runs one scripted scenario of all six operations against the target of the config (your",
+    "sandbox project) and against loyalty-mock (a fresh one in this process, or --mock <url>), and compares the",
+    "answers. --record keeps the target's answers (no credentials) for --replay, which needs no target. Secrets may",
+    "come from LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN. Exit 0 all matched, 1 a difference,",
+    "2 a usage or config error, 3 the target unreachable or its call budget used up.",
     "",
   ].join("\n");
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runVerify } from "./cli/verify/run.js";
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
 import { readEnvFile } from "./env-file.js";
 import { createLogger } from "./platform/logger.js";
@@ -88,4 +89,16 @@ else if (line.command === "webhooks-listen")
     process.stderr.write(`loyalty-mock: webhooks listen: ${(error as Error).message}\n`);
     process.exit(1);
   });
+else if (line.command === "verify")
+  runVerify(line, {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    version: version(),
+  })
+    .then((status) => process.exit(status))
+    .catch((error: unknown) => {
+      say(`verify: ${(error as Error).message}`);
+      process.exit(2);
+    });
 else void serve(line);

@@ -1,0 +1,133 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+/**
+ * The config file of `loyalty-mock verify`: the target (the real service's sandbox project, or anything that speaks
+ * its API), the target's objects the scenario uses, and optionally the mock side's. The secrets may stay out of the
+ * file: the environment variables below fill what the file leaves out, and win over it, so a CI job keeps them in
+ * its secret store.
+ */
+export const SECRET_VARIABLES = {
+  targetAppId: "LOYALTY_MOCK_VERIFY_APP_ID",
+  targetAppToken: "LOYALTY_MOCK_VERIFY_APP_TOKEN",
+  mockAppId: "LOYALTY_MOCK_VERIFY_MOCK_APP_ID",
+  mockAppToken: "LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN",
+} as const;
+
+/** A config that cannot be used; the command says it and exits 2. */
+export class VerifyConfigError extends Error {
+  override name = "VerifyConfigError";
+}
+
+const objectsSchema = z.strictObject({
+  loyalty_campaign_id: z.string().min(1),
+  location_id: z.string().min(1),
+  tier_structure_id: z.string().min(1),
+  /** Tried in order: one is deleted per run; those an earlier run deleted are skipped (404). */
+  incentive_ids: z.array(z.string().regex(/^linc_[a-f0-9]+$/)).min(1),
+  custom_event: z.strictObject({
+    name: z.string().min(1),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  }),
+});
+
+export type Objects = z.infer<typeof objectsSchema>;
+
+const url = z
+  .string()
+  .refine(
+    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+    "expected an http(s) URL",
+  )
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const fileSchema = z.strictObject({
+  target: z
+    .strictObject({ url, app_id: z.string().min(1).optional(), app_token: z.string().min(1).optional() })
+    .optional(),
+  objects: objectsSchema.optional(),
+  allow_writes: z.boolean().default(false),
+  mock: z
+    .strictObject({
+      url: url.optional(),
+      app_id: z.string().min(1).optional(),
+      app_token: z.string().min(1).optional(),
+      objects: objectsSchema.optional(),
+    })
+    .default({}),
+});
+
+/** One side of the comparison: where it answers, with which key pair, and which of its objects to use. */
+export interface Side {
+  url: string;
+  appId: string;
+  appToken: string;
+  objects: Objects;
+}
+
+/**
+ * The default fixtures' objects that stand for the target's: the demo project's card campaign (customers join it
+ * once), its circle location, its first tier structure (closed ranges far below 500,000,000), an incentive no
+ * earning rule uses, and `user_subscribed` (whose schema asks for `plan`).
+ */
+export const DEMO_OBJECTS: Objects = {
+  loyalty_campaign_id: "camp_demo_loyalty",
+  location_id: "loc_demo_circle",
+  tier_structure_id: "lts_d0000000000000001",
+  incentive_ids: ["linc_d0000000000000101"],
+  custom_event: { name: "user_subscribed", metadata: { plan: "verify" } },
+};
+export const DEMO_KEY = { appId: "demo-app-id", appToken: "demo-app-token" };
+
+export interface VerifyConfig {
+  /** Absent only for a replay without a config. */
+  target?: Side;
+  allowWrites: boolean;
+  /** The mock side's key and objects; `url` only when the config's mock block names one. */
+  mock: Omit<Side, "url"> & { url?: string };
+}
+
+function read(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new VerifyConfigError(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new VerifyConfigError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The config from its file and the environment; `needTarget` is false for a replay, which never calls it. */
+export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = true): VerifyConfig {
+  const parsed = fileSchema.safeParse(read(file));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "(the file)";
+    throw new VerifyConfigError(`${file}: ${where}: ${issue?.message ?? "invalid"}`);
+  }
+  const { target, objects, allow_writes, mock } = parsed.data;
+  const config: VerifyConfig = {
+    allowWrites: allow_writes,
+    mock: {
+      ...(mock.url !== undefined && { url: mock.url }),
+      appId: env[SECRET_VARIABLES.mockAppId] || mock.app_id || DEMO_KEY.appId,
+      appToken: env[SECRET_VARIABLES.mockAppToken] || mock.app_token || DEMO_KEY.appToken,
+      objects: mock.objects ?? DEMO_OBJECTS,
+    },
+  };
+  if (!needTarget) return config;
+  if (!target) throw new VerifyConfigError(`${file}: target: required (its url, at least)`);
+  if (!objects)
+    throw new VerifyConfigError(`${file}: objects: required (the target's objects the scenario uses)`);
+  const appId = env[SECRET_VARIABLES.targetAppId] || target.app_id;
+  const appToken = env[SECRET_VARIABLES.targetAppToken] || target.app_token;
+  if (!appId || !appToken)
+    throw new VerifyConfigError(
+      `${file}: target: app_id and app_token are needed, in the file or in ${SECRET_VARIABLES.targetAppId} and ${SECRET_VARIABLES.targetAppToken}`,
+    );
+  return { ...config, target: { url: target.url, appId, appToken, objects } };
+}

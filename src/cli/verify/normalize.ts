@@ -1,0 +1,143 @@
+import { isDeepStrictEqual } from "node:util";
+import type { Objects } from "./config.js";
+import type { Answer } from "./exchange.js";
+import type { Step, StepRequest } from "./scenario.js";
+
+/**
+ * Answers with what changes from call to call, side to side and run to run taken out, so that two answers (or an
+ * answer and a recording) compare as equals when they behave alike. Done once per answer, before it is compared or
+ * recorded, so a recording holds no token, no key and no id a sandbox would not want shared.
+ */
+export interface Normalized {
+  status: number;
+  /** `content-type`: its media type; the rate-limit headers: `<present>`. */
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface SideContext {
+  objects: Objects;
+  /** Values never to be written anywhere: the key pair and the tokens. */
+  secrets: readonly string[];
+}
+
+/** What an echo that matched the request becomes: the same on both sides, whatever each sent. */
+export const SENT = "<sent>";
+const REQUEST_ID = /^v-[0-9a-f]{18}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** A generated id: a short prefix, then random characters with a digit among them (never a word like `invalid_payload`). */
+const PREFIXED_ID = /^([a-z]{1,8})_(?=[A-Za-z]*[0-9])[A-Za-z0-9]{6,}$/;
+/** Properties whose values are made per call: tokens, key ids, card codes (an error's `code` is its status). */
+const VOLATILE: Record<string, (value: unknown) => unknown> = {
+  access_token: () => "<access_token>",
+  client_id: () => "<client_id>",
+  code: (value) => (typeof value === "string" ? "<code>" : value),
+  expires_at: () => 0,
+  request_id: () => "<request_id>",
+};
+
+/** The value at a dotted path, or undefined. */
+export function valueAt(value: unknown, path: string): unknown {
+  let node = value;
+  for (const part of path.split(".")) {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function setAt(value: unknown, path: string, replacement: unknown): void {
+  const parts = path.split(".");
+  const last = parts.pop() as string;
+  const holder = parts.length === 0 ? value : valueAt(value, parts.join("."));
+  if (holder && typeof holder === "object" && !Array.isArray(holder) && last in holder)
+    (holder as Record<string, unknown>)[last] = replacement;
+}
+
+/** The side's own ids, by name: `<objects.location_id>` stands for the target's location and the mock's alike. */
+function idNames(objects: Objects): Map<string, string> {
+  const names = new Map<string, string>();
+  names.set(objects.loyalty_campaign_id, "<objects.loyalty_campaign_id>");
+  names.set(objects.location_id, "<objects.location_id>");
+  names.set(objects.tier_structure_id, "<objects.tier_structure_id>");
+  for (const id of objects.incentive_ids) names.set(id, "<objects.incentive_id>");
+  return names;
+}
+
+/** Masks, as [value, what it becomes]: the secrets, and a card's code inside its URLs. */
+type Masks = readonly (readonly [string, string])[];
+
+function scrub(text: string, masks: Masks): string {
+  let out = text;
+  for (const [value, mask] of masks) if (value.length >= 4) out = out.split(value).join(mask);
+  return out;
+}
+
+const secretMasks = (secrets: readonly string[]): Masks => secrets.map((secret) => [secret, "<secret>"]);
+
+function normalizeString(text: string, ids: Map<string, string>, masks: Masks): string {
+  const named = ids.get(text);
+  if (named !== undefined) return named;
+  if (REQUEST_ID.test(text)) return "<request_id>";
+  if (TIMESTAMP.test(text)) return "<timestamp>";
+  const prefixed = PREFIXED_ID.exec(text);
+  if (prefixed) return `<${prefixed[1]}_id>`;
+  let out = scrub(text, masks);
+  for (const [id, name] of ids) out = out.split(id).join(name);
+  return out;
+}
+
+/** An error's `key` is kept as it is, always: it is what the comparison of errors is about. */
+function walk(value: unknown, ids: Map<string, string>, masks: Masks): unknown {
+  if (typeof value === "string") return normalizeString(value, ids, masks);
+  if (Array.isArray(value)) return value.map((item) => walk(item, ids, masks));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === "key"
+        ? item
+        : key in VOLATILE && item !== null
+          ? VOLATILE[key]?.(item)
+          : walk(item, ids, masks),
+    ]),
+  );
+}
+
+/** A request as a recording keeps it: the side's ids by name, no credentials but their kind. */
+export function normalizeRequest(request: StepRequest, side: SideContext): StepRequest {
+  const ids = idNames(side.objects);
+  const masks = secretMasks(side.secrets);
+  return {
+    ...request,
+    path: normalizeString(request.path, ids, masks),
+    ...(request.json && { json: walk(request.json, ids, masks) as Record<string, unknown> }),
+  };
+}
+
+export function normalizeAnswer(
+  answer: Answer,
+  step: Step,
+  sent: StepRequest,
+  side: SideContext,
+): Normalized {
+  const body = structuredClone(answer.body);
+  // An echo is judged against what this side was sent, before ids and times are taken out of either.
+  for (const [responsePath, requestPath] of Object.entries(step.echo ?? {})) {
+    const echoed = valueAt(body, responsePath);
+    const input = valueAt(sent.json ?? sent.form, requestPath);
+    if (echoed !== undefined && isDeepStrictEqual(echoed, input)) setAt(body, responsePath, SENT);
+  }
+  const headers: Record<string, string> = {};
+  const type = answer.headers["content-type"];
+  if (type !== undefined) headers["content-type"] = (type.split(";")[0] ?? "").trim().toLowerCase();
+  for (const name of ["x-rate-limit-limit", "x-rate-limit-remaining"])
+    if (answer.headers[name] !== undefined) headers[name] = "<present>";
+  // A card's code is in its URLs too (`/v1/vouchers/<code>/publications`): masked wherever it is.
+  const code = valueAt(body, "code");
+  const masks: Masks = [
+    ...secretMasks(side.secrets),
+    ...(typeof code === "string" ? [[code, "<code>"] as const] : []),
+  ];
+  return { status: answer.status, headers, body: walk(body, idNames(side.objects), masks) };
+}

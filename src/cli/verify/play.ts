@@ -1,0 +1,70 @@
+import type { Budget } from "./budget.js";
+import type { Side } from "./config.js";
+import { type Answer, send } from "./exchange.js";
+import { type Normalized, normalizeAnswer, normalizeRequest } from "./normalize.js";
+import type { RunInputs, Step, StepRequest } from "./scenario.js";
+
+/**
+ * One side of a run: its address, key and objects, the inputs of the run, the token its first step got, and (for
+ * the target) the call budget. `secrets` grows with each token, so nothing that carries it is kept or printed.
+ */
+export interface Player {
+  side: Side;
+  inputs: RunInputs;
+  budget?: Budget;
+  token?: string;
+  secrets: string[];
+}
+
+export interface Played {
+  request: StepRequest;
+  answer: Normalized;
+  /** The incentive deleted, or why none was. */
+  note?: string;
+}
+
+export function playerOf(side: Side, inputs: RunInputs, budget?: Budget): Player {
+  return { side, inputs, ...(budget && { budget }), secrets: [side.appId, side.appToken] };
+}
+
+async function call(player: Player, request: StepRequest, needed: number): Promise<Answer> {
+  player.budget?.spend(needed);
+  const answer = await send(player.side, request, player.token);
+  player.budget?.read(answer.status, answer.headers);
+  return answer;
+}
+
+/**
+ * Plays one step on one side. `needed`: the calls the scenario still makes, this one included, so the budget can
+ * stop it before it runs short. The incentive step tries the config's incentives in order: a 404 is one an
+ * earlier run deleted.
+ */
+export async function play(player: Player, step: Step, needed: number): Promise<Played> {
+  const { objects } = player.side;
+  const ids = step.triesIncentives ? objects.incentive_ids : [""];
+  let answer: Answer | undefined;
+  let request: StepRequest | undefined;
+  let note: string | undefined;
+  for (const [index, id] of ids.entries()) {
+    request = step.request(objects, player.inputs, id);
+    answer = await call(player, request, needed);
+    if (!step.triesIncentives) break;
+    if (answer.status < 400) note = `deleted ${id}: take it out of incentive_ids`;
+    if (answer.status !== 404) break;
+    if (index === ids.length - 1) note = "every incentive of incentive_ids is deleted already: add new ones";
+  }
+  if (!answer || !request) throw new Error(`step ${step.name} has nothing to send`);
+  if (step.name === "token-api") {
+    const token = (answer.body as { access_token?: unknown } | null)?.access_token;
+    if (typeof token === "string" && token !== "") {
+      player.token = token;
+      player.secrets.push(token);
+    }
+  }
+  const context = { objects, secrets: player.secrets };
+  return {
+    request: normalizeRequest(request, context),
+    answer: normalizeAnswer(answer, step, request, context),
+    ...(note !== undefined && { note }),
+  };
+}

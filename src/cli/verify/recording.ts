@@ -1,0 +1,87 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { z } from "zod";
+import type { OperationName } from "../../http/operations.js";
+import { VerifyConfigError } from "./config.js";
+import type { Normalized } from "./normalize.js";
+import type { RunInputs, StepRequest } from "./scenario.js";
+
+/**
+ * A recording: the target's side of one run, normalized (its ids by name, times, tokens and request ids masked,
+ * no credential), for a team to commit and for `--replay` to compare the mock with, offline. It carries what the
+ * mock side needs: the run's inputs and which steps ran.
+ */
+export const RECORDING_FORMAT = "loyalty-mock-verify-recording";
+
+export interface RecordedExchange {
+  step: string;
+  operation: OperationName;
+  /** The step did not run (a write without allow_writes); the replay skips it too. */
+  skipped?: true;
+  request?: StepRequest;
+  answer?: Normalized;
+}
+
+export interface Recording {
+  format: typeof RECORDING_FORMAT;
+  version: 1;
+  recorded_at: string;
+  /** The loyalty-mock version that recorded it. */
+  recorded_with: string;
+  /** The target's origin only (never a path, a query or credentials). */
+  target: string;
+  allow_writes: boolean;
+  inputs: RunInputs;
+  exchanges: RecordedExchange[];
+}
+
+const normalized = z.object({
+  status: z.number(),
+  headers: z.record(z.string(), z.string()),
+  body: z.unknown(),
+});
+const schema = z.object({
+  format: z.literal(RECORDING_FORMAT),
+  version: z.literal(1),
+  recorded_at: z.string(),
+  recorded_with: z.string(),
+  target: z.string(),
+  allow_writes: z.boolean(),
+  inputs: z.object({
+    run: z.string(),
+    memberSourceId: z.string(),
+    eventSourceId: z.string(),
+    tierName: z.string(),
+    tierPoints: z.number(),
+  }),
+  exchanges: z.array(
+    z.object({
+      step: z.string(),
+      operation: z.string(),
+      skipped: z.literal(true).optional(),
+      request: z.unknown().optional(),
+      answer: normalized.optional(),
+    }),
+  ),
+});
+
+export function writeRecording(file: string, recording: Recording): void {
+  writeFileSync(file, `${JSON.stringify(recording, null, 2)}\n`);
+}
+
+export function readRecording(file: string): Recording {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new VerifyConfigError(`cannot read the recording ${file} (${reason})`);
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new VerifyConfigError(
+      `${file} is not a verify recording: ${issue?.path.join(".") || "(the file)"}: ${issue?.message}`,
+    );
+  }
+  return parsed.data as Recording;
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import type { OperationName } from "../../http/operations.js";
+import type { Objects } from "./config.js";
+
+/**
+ * What a step of the scenario (steps.ts) is, and what each run makes fresh so that it works on a fresh sandbox
+ * project and again on the next run: customers named after the run, and a tier range no earlier run used.
+ */
+
+/** Which credentials a step sends: the key pair, the key pair and the bearer token (as v2 asks), or nothing. */
+export type Credentials = "key" | "key+bearer" | "none";
+
+export interface StepRequest {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  credentials: Credentials;
+  /** A JSON body; `form` for the token endpoint. */
+  json?: Record<string, unknown>;
+  form?: Record<string, string>;
+}
+
+/** What is fresh in each run, the same for both sides of it, and kept in a recording. */
+export interface RunInputs {
+  run: string;
+  memberSourceId: string;
+  eventSourceId: string;
+  tierName: string;
+  /** The single-point range of this run's tier: [tierPoints, tierPoints]. */
+  tierPoints: number;
+}
+
+export interface Step {
+  name: string;
+  operation: OperationName;
+  /** Writes to the project when it succeeds: runs only with allow_writes. */
+  writes: boolean;
+  request(objects: Objects, inputs: RunInputs, incentiveId: string): StepRequest;
+  /** Response body paths that echo the request body (response path: request path), compared per side. */
+  echo?: Record<string, string>;
+  /** Response body paths whose values are compared on a success (after ids are normalized). */
+  values?: string[];
+  /** The incentive step: a 404 means an earlier run deleted it; the next of the list is tried. */
+  triesIncentives?: true;
+}
+
+/** Tier ranges of verify runs start here, far above the fixtures' and a sandbox's own tiers. */
+export const TIER_BASE = 500_000_000;
+const EPOCH = Date.UTC(2026, 0, 1);
+
+/** The run's inputs: its tier range is the second it started (since 2026), so no two runs' ranges overlap. */
+export function runInputs(now: number): RunInputs {
+  const run = `${Math.floor(now / 1000).toString(36)}${randomBytes(2).toString("hex")}`;
+  return {
+    run,
+    memberSourceId: `verify-${run}-member`,
+    eventSourceId: `verify-${run}-event`,
+    tierName: `verify ${run}`,
+    tierPoints: TIER_BASE + Math.max(0, Math.floor((now - EPOCH) / 1000)),
+  };
+}

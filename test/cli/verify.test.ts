@@ -1,0 +1,233 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/http/operations.js";
+import type { RunningServer } from "../../src/index.js";
+import { freePort } from "../helpers/process.js";
+import {
+  type Ran,
+  SECRETS,
+  startReleaseProxy,
+  startTarget,
+  tempDir,
+  verify,
+  writeConfig,
+} from "./verify-helpers.js";
+
+// `loyalty-mock verify` in this process, against a second stand-in playing the target on loopback.
+
+interface JsonReport {
+  steps: {
+    name: string;
+    note?: string;
+    operation: string;
+    match: boolean;
+    skipped: boolean;
+    differences: { path: string; kind: string; target: unknown; mock: unknown }[];
+  }[];
+  matched: number;
+  differed: number;
+  skipped: number;
+  stopped?: string;
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8")) as JsonReport;
+const differing = (report: JsonReport) =>
+  report.steps
+    .filter((step) => !step.match && !step.skipped)
+    .map(({ name, operation, differences }) => ({
+      name,
+      operation,
+      differences: differences.map(({ path, kind }) => ({ path, kind })),
+    }));
+
+const RELEASE_DIFFERENCES = [
+  {
+    name: "member-new-customer",
+    operation: "addMember",
+    differences: [{ path: "body.loyalty_card", kind: "only-mock" }],
+  },
+  { name: "event-unknown-name", operation: "trackEvent", differences: [{ path: "body.key", kind: "value" }] },
+];
+
+describe("loyalty-mock verify", () => {
+  let target: RunningServer;
+  const temp = tempDir();
+  const outputs: Ran[] = [];
+  const run = async (...args: Parameters<typeof verify>) => {
+    const ran = await verify(...args);
+    outputs.push(ran);
+    return ran;
+  };
+
+  beforeAll(async () => {
+    target = await startTarget();
+  });
+  afterAll(async () => {
+    await target?.close();
+    temp.remove();
+  });
+
+  it("an unchanged target: every step matches, all six operations exercised, exit 0", async () => {
+    const json = join(temp.dir, "same.json");
+    const ran = await run({ config: writeConfig(temp.dir, target.url), json });
+    expect(ran.stderr).toBe("");
+    expect(ran.status).toBe(0);
+    const report = readJson(json);
+    expect(report).toMatchObject({ differed: 0, skipped: 0 });
+    expect(report.matched).toBe(report.steps.length);
+    expect(new Set(report.steps.map((step) => step.operation))).toEqual(
+      new Set(OPERATIONS.map((row) => row.name)),
+    );
+    expect(ran.stdout).toMatch(/^step +operation +target +mock +verdict +first difference$/m);
+    expect(ran.stdout).toContain(`${report.steps.length} matched, 0 differed, 0 skipped`);
+    expect(ran.stdout).toMatch(/incentive-delete .* match +deleted linc_d0000000000000105/);
+  });
+
+  it("without allow_writes the writing steps are skipped, and every operation still has a step", async () => {
+    const json = join(temp.dir, "read-only.json");
+    const ran = await run({ config: writeConfig(temp.dir, target.url, { allowWrites: false }), json });
+    expect(ran.status).toBe(0);
+    const report = readJson(json);
+    expect(report.steps.filter((step) => step.skipped).map((step) => step.name)).toEqual([
+      "member-new-customer",
+      "member-same-customer",
+      "event",
+      "tier",
+      "incentive-delete",
+    ]);
+    const ran6 = new Set(report.steps.filter((step) => !step.skipped).map((step) => step.operation));
+    expect(ran6.size).toBe(6);
+    expect(ran.stdout).toContain("allow_writes in the config (or --allow-writes) runs them");
+  });
+
+  it("a vendor release behind a proxy: exactly the changed steps, with their operation and path, exit 1", async () => {
+    const proxy = await startReleaseProxy(target.url);
+    try {
+      const json = join(temp.dir, "release.json");
+      const record = join(temp.dir, "release.recording.json");
+      const ran = await run({ config: writeConfig(temp.dir, proxy.url), json, record });
+      expect(ran.status).toBe(1);
+      expect(differing(readJson(json))).toEqual(RELEASE_DIFFERENCES);
+      expect(ran.stdout).toMatch(
+        /member-new-customer +addMember +200 +200 +DIFFERS +body\.loyalty_card: only the mock has it \("object"\)/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("--replay of that recording, the target gone: the same differences, and no config needed", async () => {
+    const record = join(temp.dir, "release.recording.json");
+    const json = join(temp.dir, "replayed.json");
+    const ran = await run({ replay: record, json });
+    expect(ran.status).toBe(1);
+    expect(differing(readJson(json))).toEqual(RELEASE_DIFFERENCES);
+    expect(ran.stdout).toContain("target: the recording");
+  });
+
+  it("incentives an earlier run deleted are passed over; when none is left the step says to add some", async () => {
+    const objects = { incentive_ids: ["linc_d00000000000000de"] };
+    const json = join(temp.dir, "no-incentive.json");
+    const ran = await run({ config: writeConfig(temp.dir, target.url, { objects }), json });
+    expect(ran.status).toBe(1);
+    expect(differing(readJson(json))).toEqual([
+      {
+        name: "incentive-delete",
+        operation: "deleteIncentive",
+        differences: [{ path: "status", kind: "status" }],
+      },
+    ]);
+    expect(readJson(json).steps.find((step) => step.name === "incentive-delete")).toMatchObject({
+      note: "every incentive of incentive_ids is deleted already: add new ones",
+    });
+  });
+
+  it("a target that rate-limits early: stopped before its budget runs out, saying why, exit 3", async () => {
+    const limited = await startTarget();
+    try {
+      await fetch(`${limited.url}/__mock/projects/demo/settings`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rate_limit: { limit: 10, window_seconds: 3600 } }),
+      });
+      const json = join(temp.dir, "limited.json");
+      const ran = await run({ config: writeConfig(temp.dir, limited.url), json });
+      expect(ran.status).toBe(3);
+      expect(ran.stderr).toMatch(
+        /stopped: the target allows 9 more calls now \(X-Rate-Limit-Remaining\) and the scenario needs 15/,
+      );
+      expect(readJson(json).stopped).toMatch(/X-Rate-Limit-Remaining/);
+      const settings = (await (await fetch(`${limited.url}/__mock/projects/demo/settings`)).json()) as {
+        rate_limit_window: { remaining: number };
+      };
+      expect(settings.rate_limit_window.remaining).toBe(9);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("secrets from the environment work, and no output or file holds a secret or a token", async () => {
+    const config = writeConfig(temp.dir, target.url, { secretsInFile: false });
+    const env = {
+      LOYALTY_MOCK_VERIFY_APP_ID: SECRETS.appId,
+      LOYALTY_MOCK_VERIFY_APP_TOKEN: SECRETS.appToken,
+    };
+    const ran = await run(
+      { config, json: join(temp.dir, "env.json"), record: join(temp.dir, "env.rec.json") },
+      env,
+    );
+    expect(ran.status).toBe(0);
+    const everything = [...outputs.flatMap((out) => [out.stdout, out.stderr]), ...temp.files()].join("\n");
+    const written = temp
+      .files()
+      .filter((text) => !text.includes('"app_token"'))
+      .join("\n");
+    for (const secret of Object.values(SECRETS)) expect(written).not.toContain(secret);
+    for (const out of outputs) expect(`${out.stdout}${out.stderr}`).not.toMatch(/5ecret/);
+    expect(everything).not.toMatch(/Bearer [A-Za-z0-9]/);
+    expect(written).toContain("<access_token>");
+  });
+
+  it("--mock <url>: a running loyalty-mock as the mock side, the demo key and objects by default", async () => {
+    const mock = await startTarget();
+    try {
+      const json = join(temp.dir, "running-mock.json");
+      const ran = await run({ config: writeConfig(temp.dir, target.url), json, mock: mock.url });
+      expect(ran.status).toBe(0);
+      expect(ran.stdout).toContain(`mock:   loyalty-mock 0.0.0-test, ${mock.url}`);
+      const journal = (await (await fetch(`${mock.url}/__mock/projects/demo/requests`)).json()) as {
+        total: number;
+      };
+      // Every step but the one without credentials, which names no project.
+      expect(journal.total).toBe(15);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a key pair the target refuses is a config error (exit 2), not sixteen differences", async () => {
+    const config = writeConfig(temp.dir, target.url, { secretsInFile: false });
+    const env = { LOYALTY_MOCK_VERIFY_APP_ID: SECRETS.appId, LOYALTY_MOCK_VERIFY_APP_TOKEN: "wrong-token" };
+    const ran = await run({ config }, env);
+    expect(ran).toMatchObject({ status: 2, stdout: "" });
+    expect(ran.stderr).toBe(
+      "loyalty-mock verify: the target refused the key pair (401 to the token request): check its app_id and app_token (or their variables)\n",
+    );
+  });
+
+  it("config errors are exit 2 with one line; an unreachable target is exit 3", async () => {
+    const missing = await run({ config: join(temp.dir, "nope.json") });
+    expect(missing).toMatchObject({ status: 2, stdout: "" });
+    expect(missing.stderr).toMatch(/^loyalty-mock verify: cannot read .*nope\.json \(ENOENT\)\n$/);
+    const noSecrets = await run({ config: writeConfig(temp.dir, target.url, { secretsInFile: false }) });
+    expect(noSecrets.status).toBe(2);
+    expect(noSecrets.stderr).toContain("LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN");
+    const port = await freePort();
+    const gone = await run({ config: writeConfig(temp.dir, `http://127.0.0.1:${port}`) });
+    expect(gone.status).toBe(3);
+    expect(gone.stderr).toMatch(
+      /stopped: http:\/\/127\.0\.0\.1:\d+ did not answer POST \/v1\/oauth\/token \(ECONNREFUSED\)/,
+    );
+  });
+});
