@@ -5,7 +5,7 @@ import { controlOpenApi } from "./openapi.js";
 import { VERSION } from "./version.js";
 
 /** Liveness for CI (it answers once the fixtures are loaded, since the app is built after them) and the API's own description. */
-export function healthRoutes(router: Router, { registry, startedAt }: ControlDeps): void {
+export function healthRoutes(router: Router, { registry, startedAt, adminToken }: ControlDeps): void {
   route(router, "/health", {
     get: [
       (_req, res) =>
@@ -14,6 +14,8 @@ export function healthRoutes(router: Router, { registry, startedAt }: ControlDep
           version: VERSION,
           uptime_s: Math.floor((Date.now() - startedAt) / 1000),
           projects: registry.list().length,
+          // Whether the control API asks for X-Mock-Admin-Token, so a deployment check can assert it is not open.
+          control: adminToken === undefined ? "open" : "token",
         }),
     ],
   });

@@ -78,7 +78,13 @@ function projectAnswers(): Record<string, Schema> {
       },
       required: ["code", "key", "message", "request_id"],
     },
-    Health: exact({ status: { const: "ok" }, version: str, uptime_s: int, projects: int }),
+    Health: exact({
+      status: { const: "ok" },
+      version: str,
+      uptime_s: int,
+      projects: int,
+      control: { enum: ["token", "open"] },
+    }),
     Project: exact({
       object: { const: "project" },
       id: str,
