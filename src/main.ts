@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { openControlWarning } from "./cli/exposure.js";
+import { watchLauncher } from "./cli/launcher.js";
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
 import { readEnvFile } from "./env-file.js";
 import { createLogger } from "./platform/logger.js";
@@ -23,7 +25,7 @@ async function serve(line: Serve): Promise<void> {
   try {
     // Variables already set win over the file, as with Node's own --env-file.
     const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
-    const { logLevel, ...settings } = settingsOf(
+    const { logLevel, exitWithParent, ...settings } = settingsOf(
       readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
     );
     options = settings;
@@ -31,12 +33,15 @@ async function serve(line: Serve): Promise<void> {
     const running = await startServer({ ...settings, logger });
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    const warning = openControlWarning(settings.host, settings.adminToken);
+    if (warning !== undefined) say(warning);
     const projects = running.registry.list().map((project) => project.id);
     logger.info(
       { url: running.url, projects, stateFile: settings.stateFile },
       `loyalty-mock listening on ${running.url}`,
     );
-    stopOnSignals(running, logger);
+    const stop = stopOnSignals(running, logger);
+    if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`));
   } catch (error) {
     const failure = startFailure(error, options);
     for (const text of failure.lines) say(text);
@@ -47,7 +52,7 @@ async function serve(line: Serve): Promise<void> {
 function stopOnSignals(
   running: Awaited<ReturnType<typeof startServer>>,
   logger: ReturnType<typeof createLogger>,
-): void {
+): (reason: string) => void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -67,6 +72,7 @@ function stopOnSignals(
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  return stop;
 }
 
 function commandLine(): CommandLine {
