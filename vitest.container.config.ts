@@ -18,5 +18,8 @@ export default defineConfig({
     // One file at a time on a 2-core machine: the image-size and stop-time checks must not race other containers.
     maxWorkers: 1,
     isolate: true,
+    // Testcontainers' reaper (Ryuk) is an image of its own, pulled from Docker Hub, which these machines cannot
+    // reach: off, and each test file removes what it started (test/container/docker.ts removeAll).
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
   },
 });
