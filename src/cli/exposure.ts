@@ -1,14 +1,9 @@
-import ipaddr from "ipaddr.js";
+import { isLoopbackHost } from "../domain/webhooks/target.js";
 import { SETTINGS } from "../settings.js";
 import { variableOf } from "../settings-table.js";
 
-/** Whether only this machine can reach an address: localhost, 127.0.0.0/8, ::1, or IPv4-mapped loopback. */
-export function isLoopback(host: string): boolean {
-  if (host === "localhost") return true;
-  if (!ipaddr.isValid(host)) return false;
-  const address = ipaddr.process(host);
-  return address.range() === "loopback";
-}
+/** Whether only this machine can reach an address the server listens on: the webhook targets' own rule. */
+export const isLoopback = isLoopbackHost;
 
 /**
  * The one line said at start when the control API (and the dashboard) can be reached from other machines without
