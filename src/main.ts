@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { openControlWarning } from "./cli/exposure.js";
-import { watchLauncher } from "./cli/launcher.js";
+import { launcherOf, watchLauncher } from "./cli/launcher.js";
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
 import { readEnvFile } from "./env-file.js";
 import { createLogger } from "./platform/logger.js";
@@ -21,6 +21,7 @@ const say = (line: string) => process.stderr.write(`loyalty-mock: ${line}\n`);
  * state saved, exit 0. What stops the start is said in one line per problem (start-errors.ts).
  */
 async function serve(line: Serve): Promise<void> {
+  const launcher = launcherOf();
   let options: StartOptions = {};
   try {
     // Variables already set win over the file, as with Node's own --env-file.
@@ -41,7 +42,7 @@ async function serve(line: Serve): Promise<void> {
       `loyalty-mock listening on ${running.url}`,
     );
     const stop = stopOnSignals(running, logger);
-    if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`));
+    if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`), { launcher });
   } catch (error) {
     const failure = startFailure(error, options);
     for (const text of failure.lines) say(text);

@@ -65,17 +65,31 @@ export interface LauncherWatch {
   stop(): void;
 }
 
+/** The processes that started this one, as they were when it was taken. */
+export interface Launcher {
+  parent: number;
+  ancestors: { pid: number; startTime: string }[];
+}
+
+/**
+ * The launcher as it is now; undefined when there is none to watch. Taken as the process starts, before the
+ * fixtures load: a launcher killed while the server starts must still be missed once it listens.
+ */
+export function launcherOf(ppid: () => number = currentParent): Launcher | undefined {
+  const parent = ppid();
+  return parent <= 1 ? undefined : { parent, ancestors: ancestorsOf(parent) };
+}
+
 /**
  * Calls `gone` once, with what went away, when the parent changes or an ancestor exits; checked every
  * `intervalMs` on a timer that never keeps the process alive. Undefined when there is no launcher to watch.
  */
 export function watchLauncher(
   gone: (what: string) => void,
-  { intervalMs = 500, ppid = currentParent }: { intervalMs?: number; ppid?: () => number } = {},
+  { intervalMs = 500, ppid = currentParent, launcher = launcherOf(ppid) }: WatchOptions = {},
 ): LauncherWatch | undefined {
-  const parent = ppid();
-  if (parent <= 1) return undefined;
-  const ancestors = ancestorsOf(parent);
+  if (launcher === undefined) return undefined;
+  const { parent, ancestors } = launcher;
   const check = (): string | undefined => {
     if (ppid() !== parent || !alive(parent)) return `its parent process ${parent} exited`;
     for (const { pid, startTime } of ancestors) {
@@ -93,4 +107,11 @@ export function watchLauncher(
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+interface WatchOptions {
+  intervalMs?: number;
+  ppid?: () => number;
+  /** Taken earlier (launcherOf); now when absent. */
+  launcher?: Launcher | undefined;
 }

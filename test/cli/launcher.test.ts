@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ancestorsOf, procStat, watchLauncher } from "../../src/cli/launcher.js";
+import { ancestorsOf, launcherOf, procStat, watchLauncher } from "../../src/cli/launcher.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,5 +42,18 @@ describe("watching the process that started the server (issue 25)", () => {
     await pause(60);
     watch?.stop();
     expect(said).toEqual([]);
+  });
+
+  it("takes the launcher once, so that one gone before the watch starts is still noticed", async () => {
+    expect(launcherOf(() => 0)).toBeUndefined();
+    const launcher = launcherOf();
+    expect(launcher?.parent).toBe(process.ppid);
+    // An ancestor that has exited since (no such pid now): the first check says so.
+    const gone = { parent: process.ppid, ancestors: [{ pid: 2 ** 22 + 1, startTime: "1" }] };
+    const said: string[] = [];
+    const watch = watchLauncher((what) => said.push(what), { intervalMs: 10, launcher: gone });
+    await pause(60);
+    watch?.stop();
+    expect(said).toEqual([`the process ${2 ** 22 + 1} that started it exited`]);
   });
 });
