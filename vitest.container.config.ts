@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
  * `npm run test:container`: the Docker image black-box, and the recipes of docs/guide/docker.md as written (the
  * `docker run` lines, docs/examples/compose.yaml, the CI service container's `docker run` equivalent,
  * Testcontainers with the official SDK). It needs a Docker daemon. The image is LOYALTY_MOCK_IMAGE, which .ci/run
- * builds first; without it, test/container/global-setup.ts builds loyalty-mock:test when Docker has none. Every
+ * builds first; without it, test/container/global-setup.ts builds loyalty-mock:test from the sources each run. Every
  * container, volume and network made carries the run's label and is removed at the end, failed tests included.
  */
 export default defineConfig({
