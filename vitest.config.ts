@@ -15,7 +15,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, "test/slow/**", "test/browser/**"],
+    exclude: [...configDefaults.exclude, "test/slow/**", "test/browser/**", "test/container/**"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -16,6 +16,7 @@ const SEE: Record<string, string> = {
   host: "[security](security.md#loopback-by-default)",
   fixturesDir: "[fixtures](fixtures.md)",
   logLevel: "[command line](cli.md)",
+  exitWithParent: "[command line](cli.md#stopping-with-the-launcher)",
   bodyLimit: "[limits](limits.md#limits)",
   tokenGraceSeconds: "[authentication](authentication.md)",
   tokenLimit: "[authentication](authentication.md)",

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { openControlWarning } from "./cli/exposure.js";
+import { launcherOf, watchLauncher } from "./cli/launcher.js";
 import { runVerify } from "./cli/verify/run.js";
 import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./cli.js";
 import { readEnvFile } from "./env-file.js";
@@ -20,11 +22,12 @@ const say = (line: string) => process.stderr.write(`loyalty-mock: ${line}\n`);
  * state saved, exit 0. What stops the start is said in one line per problem (start-errors.ts).
  */
 async function serve(line: Serve): Promise<void> {
+  const launcher = launcherOf();
   let options: StartOptions = {};
   try {
     // Variables already set win over the file, as with Node's own --env-file.
     const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
-    const { logLevel, ...settings } = settingsOf(
+    const { logLevel, exitWithParent, ...settings } = settingsOf(
       readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
     );
     options = settings;
@@ -32,12 +35,15 @@ async function serve(line: Serve): Promise<void> {
     const running = await startServer({ ...settings, logger });
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    const warning = openControlWarning(settings.host, settings.adminToken);
+    if (warning !== undefined) say(warning);
     const projects = running.registry.list().map((project) => project.id);
     logger.info(
       { url: running.url, projects, stateFile: settings.stateFile },
       `loyalty-mock listening on ${running.url}`,
     );
-    stopOnSignals(running, logger);
+    const stop = stopOnSignals(running, logger);
+    if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`), { launcher });
   } catch (error) {
     const failure = startFailure(error, options);
     for (const text of failure.lines) say(text);
@@ -48,7 +54,7 @@ async function serve(line: Serve): Promise<void> {
 function stopOnSignals(
   running: Awaited<ReturnType<typeof startServer>>,
   logger: ReturnType<typeof createLogger>,
-): void {
+): (reason: string) => void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -68,6 +74,7 @@ function stopOnSignals(
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  return stop;
 }
 
 function commandLine(): CommandLine {

@@ -8,8 +8,11 @@ import type { StartOptions } from "./server.js";
  * value of the wrong kind, and a group (the limits) is complete only when each of its keys has a row.
  */
 
-/** What the rows fill: startServer's options, and the log level, from which main makes startServer's logger. */
-type Options = StartOptions & { logLevel?: LogLevel };
+/**
+ * What the rows fill: startServer's options, the log level, from which main makes startServer's logger, and
+ * whether main stops with the process that started it.
+ */
+type Options = StartOptions & { logLevel?: LogLevel; exitWithParent?: boolean };
 /** Options that group several settings, one row for each of their keys. */
 export type Group = "connectionLimits" | "inputLimits" | "caps";
 type Inner<G extends Group> = Required<NonNullable<Options[G]>>;

@@ -59,6 +59,15 @@ export const SETTINGS = {
     schema: z.enum(LOG_LEVELS),
     default: "info",
   },
+  // No startServer option: main watches the process that started the bin (src/cli/launcher.ts). `npx ... &` then
+  // `kill $!` must not leave a server holding its port; whoever daemonizes it on purpose says false.
+  exitWithParent: {
+    env: "EXIT_WITH_PARENT",
+    flag: { name: "exit-with-parent", value: "<true|false>" },
+    help: "stop when the process that started the server exits; false keeps it running",
+    schema: z.enum(["true", "false"]).transform((value) => value === "true"),
+    default: true,
+  },
   bodyLimit: {
     env: "BODY_LIMIT_BYTES",
     help: "largest request body, in bytes; 413 above it",

@@ -16,7 +16,13 @@ describe("GET /__mock/health", () => {
     const { app } = buildWorld();
     const res = await control(app, { method: "GET", path: "/__mock/health" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", version: VERSION, uptime_s: expect.any(Number), projects: 2 });
+    expect(res.body).toEqual({
+      status: "ok",
+      version: VERSION,
+      uptime_s: expect.any(Number),
+      projects: 2,
+      control: "open",
+    });
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
       version: string;
     };

@@ -84,6 +84,7 @@ describe("settings", () => {
       HOST: "127.0.0.1",
       PORT: 3000,
       LOG_LEVEL: "info",
+      EXIT_WITH_PARENT: true,
       BODY_LIMIT_BYTES: 1_048_576,
       TOKEN_GRACE_SECONDS: 60,
       TOKEN_LIMIT: 1000,

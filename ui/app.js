@@ -226,7 +226,20 @@ $("token-form").addEventListener("submit", () => {
   start();
 });
 
+/**
+ * What /__mock/health says of the control API, in the header: an open one is worth knowing about when the page
+ * was reached over a network rather than on loopback.
+ */
+async function showControlMode() {
+  const health = await api("/__mock/health");
+  const open = health.control === "open";
+  const mode = $("control-mode");
+  mode.classList.toggle("open", open);
+  show(mode, open ? "Control API: open (no admin token)" : "Control API: admin token required");
+}
+
 function start() {
+  showControlMode().catch(() => undefined);
   loadProjects().catch((error) => {
     show($("token-error"), dialog.open ? String(error.message) : "");
     context.say(`Cannot list projects: ${error.message}`);

@@ -55,6 +55,7 @@ describe("the dashboard at /__mock/ui/", () => {
     await page.press("#token", "Enter");
     await seen(page, "#feed-status", "Live", 5000);
     await seen(page, "#members", "Alice Nowak", 5000);
+    await seen(page, "#control-mode", "Control API: admin token required", 5000);
     expect(urls.filter((url) => url.includes(ADMIN))).toEqual([]);
     expect(await page.$eval("#project", (select) => (select as HTMLSelectElement).value)).toBe("demo");
   });

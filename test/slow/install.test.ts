@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +47,22 @@ async function stopsAnswering(url: string): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
+}
+
+/** The processes running in `cwd` whose command line names loyalty-mock: npm, its shell, the server. */
+function loyaltyMockProcesses(cwd: string): string[] {
+  return readdirSync("/proc").flatMap((pid) => {
+    try {
+      const line = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+      return /^\d+$/.test(pid) &&
+        line.includes("loyalty-mock --port") &&
+        readlinkSync(`/proc/${pid}/cwd`) === cwd
+        ? [`${pid} ${line}`]
+        : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 const sh = (cwd: string, command: string, args: string[], timeout = 120_000) =>
@@ -116,8 +141,7 @@ describe("installed from the tarball into an application's folder", { timeout: 1
       expect(ui.status, file).toBe(200);
       await ui.arrayBuffer();
     }
-    // As Ctrl-C or a CI runner stops it: the whole process group. (SIGTERM to npx alone would leave the server
-    // running: npm does not pass it on. The CI recipe starts the bin itself for that reason.)
+    // As Ctrl-C or a CI runner stops it: the whole process group. (SIGTERM to npx alone: the next test.)
     killGroup(run, "SIGTERM");
     expect(await run.exited).toEqual({ code: null, signal: "SIGTERM" });
     await expect(stopsAnswering(url as string)).resolves.toBe(true);
@@ -128,6 +152,30 @@ describe("installed from the tarball into an application's folder", { timeout: 1
       .split("\n")
       .filter((line) => line.startsWith("loyalty-mock"));
     expect(ours).toEqual([`loyalty-mock listening on ${url}`]);
+  });
+
+  it("`npx loyalty-mock --port 0 &` then `kill $!` leaves no server process behind (issue 25)", async () => {
+    // The shell that ran npx lives on, as a CI script does after `kill $!`: only npx itself is gone.
+    const script =
+      "npx loyalty-mock --port 0 --log-level silent 2> npx.err &\n" +
+      "echo $!\nnode_modules/.bin/loyalty-mock wait --log npx.err --timeout 30\nsleep 120\n";
+    const run = launch("bash", ["-c", script], NPM_ENV, app);
+    started.push(run);
+    const deadline = Date.now() + 40_000;
+    while (!/\n.*\n/.test(run.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const [npx, url] = run.stdout().trim().split("\n");
+    expect(loyaltyMockProcesses(app).length, run.stderr()).toBeGreaterThanOrEqual(2);
+    process.kill(Number(npx), "SIGTERM");
+    await expect(stopsAnswering(url as string)).resolves.toBe(true);
+    let left = loyaltyMockProcesses(app);
+    for (
+      const until = Date.now() + 5000;
+      left.length > 0 && Date.now() < until;
+      left = loyaltyMockProcesses(app)
+    )
+      await new Promise((r) => setTimeout(r, 50));
+    expect(left).toEqual([]);
+    killGroup(run, "SIGKILL");
   });
 
   it("runs the library guide's example with the app's own vitest", () => {

@@ -37,6 +37,11 @@ export const healthAnswer = z.strictObject({
   version: z.string(),
   uptime_s: int,
   projects: int,
+  control: z
+    .enum(["token", "open"])
+    .describe(
+      "whether control calls need X-Mock-Admin-Token (token) or answer anyone who reaches the port (open)",
+    ),
 });
 
 export const projectAnswer = z.strictObject({

@@ -15,6 +15,8 @@ export const healthRoutes: readonly ControlRoute[] = [
       version: VERSION,
       uptime_s: Math.floor((Date.now() - deps.startedAt) / 1000),
       projects: deps.registry.list().length,
+      // Whether the control API asks for X-Mock-Admin-Token, so a deployment check can assert it is not open.
+      control: deps.adminToken === undefined ? "open" : "token",
     }),
   }),
 ];

@@ -1,0 +1,159 @@
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/process.js";
+import {
+  ADMIN,
+  docker,
+  dockerHealthy,
+  healthy,
+  hostPort,
+  IMAGE,
+  inspect,
+  LABEL,
+  logs,
+  packageVersion,
+  removeAll,
+  runDetached,
+  unique,
+} from "./docker.js";
+
+/** Issue 25 item 1, black-box: what `docker run` of the image gives, checked from outside the container. */
+const PUBLISH = ["-p", "127.0.0.1::3000"];
+const MiB = 1024 * 1024;
+const WARNING =
+  /^loyalty-mock: warning: the control API \(\/__mock\) and the dashboard answer anyone who reaches 0\.0\.0\.0: .*LOYALTY_MOCK_ADMIN_TOKEN to require a token$/m;
+
+afterAll(() => removeAll());
+
+describe("the image", () => {
+  it("carries the OCI labels, runs as a non-root user, declares /data and a health check", () => {
+    const labels = JSON.parse(inspect(IMAGE, "{{json .Config.Labels}}")) as Record<string, string>;
+    expect(labels).toMatchObject({
+      "org.opencontainers.image.title": "loyalty-mock",
+      "org.opencontainers.image.version": packageVersion(),
+      "org.opencontainers.image.licenses": "MIT",
+      "org.opencontainers.image.source": expect.stringMatching(/^https:\/\//),
+    });
+    expect(inspect(IMAGE, "{{.Config.User}}")).toBe("loyalty:loyalty");
+    expect(inspect(IMAGE, "{{json .Config.Volumes}}")).toBe('{"/data":{}}');
+    expect(inspect(IMAGE, "{{json .Config.Healthcheck.Test}}")).toContain("LOYALTY_MOCK_PORT");
+  });
+
+  it("adds at most 80 MiB to its base image", () => {
+    const base = process.env.NODE_IMAGE ?? "node:24-bookworm-slim";
+    const added = Number(inspect(IMAGE, "{{.Size}}")) - Number(inspect(base, "{{.Size}}"));
+    console.info(`the image adds ${(added / MiB).toFixed(1)} MiB to ${base}`);
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual(80 * MiB);
+  });
+
+  it("holds what runs and nothing else: no sources, no tests, no dev dependencies", () => {
+    const listing = docker(["run", "--rm", "--label", LABEL, "--entrypoint", "ls", IMAGE, "-A", "/app"]);
+    expect(listing.split("\n").sort()).toEqual([
+      "LICENSE",
+      "dist",
+      "fixtures",
+      "node_modules",
+      "package.json",
+      "ui",
+    ]);
+    const modules = docker([
+      "run",
+      "--rm",
+      "--label",
+      LABEL,
+      "--entrypoint",
+      "ls",
+      IMAGE,
+      "/app/node_modules",
+    ]);
+    for (const dev of ["vitest", "typescript", "@biomejs", "testcontainers"])
+      expect(modules).not.toContain(dev);
+  });
+});
+
+describe("a container of the image", () => {
+  it("serves on 0.0.0.0:3000 as uid 10001, warns in docker logs that control is open, and is healthy", async () => {
+    const id = runDetached([...PUBLISH, "--health-interval", "1s"]);
+    const body = await healthy(`http://127.0.0.1:${hostPort(id)}`);
+    expect(body).toMatchObject({ status: "ok", control: "open", projects: 2 });
+    expect(docker(["exec", id, "id", "-u"])).toBe("10001");
+    await dockerHealthy(id);
+    const said = logs(id);
+    expect(said).toContain("loyalty-mock listening on http://0.0.0.0:3000");
+    expect(said.match(new RegExp(WARNING, "gm"))).toHaveLength(1);
+  });
+
+  it("follows LOYALTY_MOCK_PORT, health check included, and with a token says nothing and asks for it", async () => {
+    const id = runDetached([
+      ...["-p", "127.0.0.1::4100", "-e", "LOYALTY_MOCK_PORT=4100", "-e", "LOYALTY_MOCK_ADMIN_TOKEN=s3cret"],
+      ...["--health-interval", "1s"],
+    ]);
+    const base = `http://127.0.0.1:${hostPort(id, 4100)}`;
+    expect(await healthy(base, { [ADMIN]: "s3cret" })).toMatchObject({ control: "token" });
+    expect((await fetch(`${base}/__mock/health`)).status).toBe(401);
+    await dockerHealthy(id);
+    expect(logs(id)).not.toMatch(WARNING);
+  });
+
+  it("stops on docker stop with exit 0, well inside the 10 s grace", async () => {
+    const id = runDetached(PUBLISH);
+    await healthy(`http://127.0.0.1:${hostPort(id)}`);
+    const began = Date.now();
+    docker(["stop", id], 30_000);
+    const took = Date.now() - began;
+    expect(inspect(id, "{{.State.ExitCode}}")).toBe("0");
+    expect(took).toBeLessThan(5000);
+  });
+
+  it("keeps state in a volume at /data across containers, with a read-only root and a tmpfs /tmp", async () => {
+    const volume = unique("state");
+    docker(["volume", "create", "--label", LABEL, volume]);
+    const args = [...PUBLISH, "--read-only", "--tmpfs", "/tmp", "-v", `${volume}:/data`];
+    const state = ["-e", "LOYALTY_MOCK_STATE_FILE=/data/state.json"];
+    const first = runDetached([...args, ...state]);
+    const base = `http://127.0.0.1:${hostPort(first)}`;
+    await healthy(base);
+    const res = await fetch(`${base}/__mock/projects`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ template: "demo", project_id: "kept" }),
+    });
+    expect(res.status).toBe(201);
+    docker(["stop", first], 30_000);
+    expect(inspect(first, "{{.State.ExitCode}}")).toBe("0");
+    const second = runDetached([...args, ...state]);
+    const again = `http://127.0.0.1:${hostPort(second)}`;
+    expect((await healthy(again)).projects).toBe(3);
+    expect((await fetch(`${again}/__mock/projects/kept`)).status).toBe(200);
+  });
+
+  it("serves a fixtures folder mounted read-only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-fixtures-"));
+    try {
+      cpSync(join(ROOT, "fixtures", "demo"), join(dir, "only"), { recursive: true });
+      // As a clone leaves them: readable by the container's user.
+      for (const path of [
+        dir,
+        join(dir, "only"),
+        ...readdirSync(join(dir, "only")).map((f) => join(dir, "only", f)),
+      ])
+        chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+      const id = runDetached([
+        ...PUBLISH,
+        "-v",
+        `${dir}:/fixtures:ro`,
+        "-e",
+        "LOYALTY_MOCK_FIXTURES_DIR=/fixtures",
+      ]);
+      const base = `http://127.0.0.1:${hostPort(id)}`;
+      expect((await healthy(base)).projects).toBe(1);
+      const list = (await (await fetch(`${base}/__mock/projects`)).json()) as { projects: { id: string }[] };
+      expect(list.projects.map((p) => p.id)).toEqual(["demo"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
