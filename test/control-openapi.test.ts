@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { controlOpenApi } from "../src/http/control/openapi.js";
 import { controlRouter } from "../src/http/control/router.js";
 import { stateRouter } from "../src/http/control/state.js";
-import { ProjectRegistry } from "../src/index.js";
+import { createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { control, controlDocument, validateControl } from "./helpers/control.js";
 import { buildWorld } from "./helpers/world.js";
@@ -38,7 +38,7 @@ describe("GET /__mock/openapi.json", () => {
   });
 
   it("describes every control route, the state export and import included, and nothing else", () => {
-    const registry = new ProjectRegistry({ clock: new ManualClock() });
+    const registry = createRegistry({ clock: new ManualClock() });
     const router = controlRouter({ registry, bodyLimit: 1, startedAt: 0 });
     const documented = Object.entries(controlDocument.paths)
       .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))

@@ -176,9 +176,9 @@ describe("HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS: slow clients", () => {
 
 describe("createHttpServer, for those who serve createApp themselves", () => {
   it("is exported by the package and gives its server the same protections", async () => {
-    const { createApp, createHttpServer, ProjectRegistry } = await import("../src/index.js");
+    const { createApp, createHttpServer, createRegistry } = await import("../src/index.js");
     const app = createApp({
-      registry: new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
+      registry: createRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
     });
     const own = createHttpServer(app, { limits: { headerBytes: 2048 } });
     await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));

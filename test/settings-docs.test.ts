@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { usage } from "../src/cli.js";
-import { SETTINGS } from "../src/settings.js";
-import { rowsOf, variableOf } from "../src/settings-table.js";
+import { usage } from "../src/cli/command-line.js";
+import { SETTINGS } from "../src/config/settings.js";
+import { rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
- * The settings table (src/settings.ts) is what the server reads; README "Settings", .env.example, README
+ * The settings table (src/config/settings.ts) is what the server reads; README "Settings", .env.example, README
  * "Command line" and --help are what users read. A row added, renamed or given a new default without its docs
  * fails here. Users read the variables by their prefixed names (LOYALTY_MOCK_PORT), which the table derives.
  */

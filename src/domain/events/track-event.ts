@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { v1Id } from "../../platform/ids.js";
+import { CAP_VARIABLES, type Caps } from "../caps.js";
 import type { Customer } from "../customers/customer.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
 import type { EarningRule } from "../earning-rules/earning-rule.js";
 import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
-import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import { metadata } from "../shared/schema-parts.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import type { Notification } from "../webhooks/notification.js";

@@ -1,6 +1,6 @@
 import { v2Id } from "../../platform/ids.js";
+import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, limitExceeded, notFound } from "../errors.js";
-import { CAP_VARIABLES } from "../projects/settings.js";
 import { RuleIndex } from "./rule-index.js";
 
 /**

@@ -1,11 +1,12 @@
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
+import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { ChangeFeed } from "../feed/change-feed.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
-import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
+import type { ProjectDefaults } from "./settings.js";
 
 export function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
@@ -44,7 +45,7 @@ export class ProjectRegistry {
 
   /**
    * `defaults`: the server-wide settings each project falls back on (the entry points take them from
-   * src/settings.ts); `send`: how a webhook delivery is POSTed (node:http by default).
+   * config/settings.ts); `send`: how a webhook delivery is POSTed (node:http by default).
    */
   constructor(options: {
     clock: Clock;

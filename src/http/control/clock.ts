@@ -2,7 +2,7 @@ import type { Router } from "express";
 import { z } from "zod";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlInput } from "./input.js";
 import { clockView } from "./shapes.js";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Fault } from "../../domain/faults/fault-rules.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { faultInputSchema } from "./fault-input.js";
 import { controlInput } from "./input.js";

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from "express";
 import type { FeedBatch } from "../../domain/feed/change-feed.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 
 /** A comment line now and then, so proxies and the client see the stream alive while nothing happens. */

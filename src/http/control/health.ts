@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlOpenApi } from "./openapi.js";
 import { VERSION } from "./version.js";

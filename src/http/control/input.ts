@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { ZodError, type z } from "zod";
 import { setInput } from "../context.js";
-import { InputError } from "../error-handler.js";
+import { InputError } from "../errors.js";
 
 /**
  * The control API's edge validation: like validate(), but over `{ params, query, body }`, since its list views

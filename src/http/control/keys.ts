@@ -4,7 +4,7 @@ import { newApiKeySchema } from "../../domain/auth/api-key.js";
 import { blockKey, createKey, deleteKey, regenerateKey, unblockKey } from "../../domain/auth/keys.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlInput } from "./input.js";
 import { created, keyView, listOf } from "./shapes.js";

@@ -7,7 +7,7 @@ import {
 } from "../../domain/projects/create.js";
 import type { ProjectDocument } from "../../domain/projects/project-document.js";
 import { jsonBody } from "../body.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { parseBody } from "./input.js";
 import { created, keyView, listOf, projectView } from "./shapes.js";

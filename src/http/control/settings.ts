@@ -5,7 +5,7 @@ import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { type ProjectSettings, projectSettingsSchema } from "../../domain/projects/settings.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlInput } from "./input.js";
 import { settingsView } from "./shapes.js";

@@ -2,7 +2,7 @@ import type { Router } from "express";
 import { z } from "zod";
 import type { Project } from "../../domain/projects/project.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlInput } from "./input.js";
 import { listOf } from "./shapes.js";

@@ -4,7 +4,7 @@ import { newWebhookSchema } from "../../domain/webhooks/endpoint.js";
 import { DELIVERY_STATUSES } from "../../domain/webhooks/outbox.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
-import { route } from "../routes.js";
+import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { controlInput } from "./input.js";
 import { created, listOf } from "./shapes.js";

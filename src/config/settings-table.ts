@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { LogLevel } from "./platform/logger.js";
-import type { StartOptions } from "./server.js";
+import type { LogLevel } from "../platform/logger.js";
+import type { StartOptions } from "./start-options.js";
 
 /**
  * The shape of the settings table (settings.ts) and the reading of its rows. The types tie each row to the option

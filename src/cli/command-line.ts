@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SETTINGS } from "./settings.js";
-import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
+import { SETTINGS } from "../config/settings.js";
+import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
 import { UsageError } from "./usage-error.js";
 import { parseWait, type WaitCommand } from "./wait.js";
 import { type ListenCommand, parseListen } from "./webhooks-listen.js";
@@ -108,6 +108,6 @@ export function usage(): string {
 }
 
 export function version(): string {
-  const manifest = new URL("../package.json", import.meta.url);
+  const manifest = new URL("../../package.json", import.meta.url);
   return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
-import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
-import { deepFreeze } from "./platform/deep-freeze.js";
-import type { LogLevel } from "./platform/logger.js";
+import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js";
+import { STATE_SYNC_MODES } from "../persistence/state-writer.js";
+import { deepFreeze } from "../platform/deep-freeze.js";
+import type { LogLevel } from "../platform/logger.js";
 import { corsOrigins, host, int, trustProxy, webhookHosts } from "./setting-schemas.js";
 import {
   optionsFrom,
