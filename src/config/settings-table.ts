@@ -11,7 +11,7 @@ import type { StartOptions } from "./start-options.js";
 /** What the rows fill: startServer's options, and the log level, from which main makes startServer's logger. */
 type Options = StartOptions & { logLevel?: LogLevel };
 /** Options that group several settings, one row for each of their keys. */
-export type Group = "connectionLimits" | "inputLimits" | "caps";
+type Group = "connectionLimits" | "inputLimits" | "caps";
 type Inner<G extends Group> = Required<NonNullable<Options[G]>>;
 
 /** An option (`port`) or a key of a group (`connectionLimits.headerBytes`). */
@@ -73,7 +73,7 @@ export function rowsOf(table: SettingsTable): [option: string, row: Row<unknown>
  * The one prefix of the server's variables, so that an application's own PORT, HOST or LOG_LEVEL (in its CI
  * environment, say) never configures the mock. Every row's variable is derived here, rows added later included.
  */
-export const ENV_PREFIX = "LOYALTY_MOCK_";
+const ENV_PREFIX = "LOYALTY_MOCK_";
 
 /** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
 export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;

@@ -72,7 +72,7 @@ function fromInputError(error: InputError): ApiError {
   return invalidPayload(describeIssue({ ...issue, path: rest } as typeof issue, input.body));
 }
 
-export function toApiError(error: unknown, bodyLimit: number): ApiError {
+function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InputError) return fromInputError(error);
   if (error instanceof ZodError) {

@@ -39,7 +39,7 @@ const realButNotEmulated: RequestHandler = (req, _res, next) => {
  * What the envelope's `event` says caused a notification: the request (`group_id`) and the key behind it, by its
  * name in the project (`api_key.name`; its app id when it has none), for key pairs and the key's tokens alike.
  */
-export function causeOf(auth: AuthContext, requestId: string): NotificationCause {
+function causeOf(auth: AuthContext, requestId: string): NotificationCause {
   const appId = auth.key?.app_id ?? auth.token?.appId ?? "";
   const key = auth.key ?? auth.project.apiKeys.find(appId);
   return { requestId, apiKey: { name: key?.name ?? appId, app_id: appId } };

@@ -16,17 +16,6 @@ import { collectionView, projectHeader, projectState } from "../domain/projects/
  *   unchanged (both in snapshots only);
  * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
  */
-export type LogLine =
-  | { o: "fixtures"; p: string; d?: unknown; h?: unknown }
-  | { o: "reset" | "drop"; p: string }
-  | { o: "state"; p: string; d: unknown }
-  | { o: "clear" | "head"; p: string; h: unknown }
-  | { o: "put"; p: string; c: CollectionName; k: string; r: unknown }
-  | { o: "fput"; p: string; c: CollectionName; r: unknown }
-  | { o: "same"; p: string; c: CollectionName; k: string; i: number }
-  | { o: "del"; p: string; c: CollectionName; k: string }
-  | { o: "commit" };
-
 const COMMIT_LINE = '{"o":"commit"}\n';
 
 interface Pending {

@@ -15,7 +15,7 @@ import { describeProblem, parseDocument, parseJsonText } from "../platform/docum
  * convert it at start; `serializeState` stays as the writer of the old format for the tests of that conversion.
  */
 export const STATE_FILE_FORMAT = "loyalty-mock-state";
-export const STATE_FILE_VERSION = 1;
+const STATE_FILE_VERSION = 1;
 
 const stateFileSchema = z.strictObject({
   format: z.literal(STATE_FILE_FORMAT),

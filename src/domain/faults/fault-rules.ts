@@ -36,7 +36,7 @@ export interface Fault extends FaultSpec {
   created_at: string;
 }
 
-export function faultNotFound(id: string): ApiError {
+function faultNotFound(id: string): ApiError {
   return notFound("fault", id);
 }
 

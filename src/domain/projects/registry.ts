@@ -8,7 +8,7 @@ import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults } from "./settings.js";
 
-export function projectNotFound(id: string): ApiError {
+function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
     details: `Cannot find project with id ${id}`,
     resourceId: id,

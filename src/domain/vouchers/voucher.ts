@@ -88,7 +88,7 @@ export function publishCount(voucher: VoucherInput): number {
 }
 
 /** Where the emulator says a voucher's QR and barcode images live; the real service links to its asset host. */
-export const DEFAULT_ASSETS_BASE_URL = "https://assets.loyalty-mock.invalid";
+const DEFAULT_ASSETS_BASE_URL = "https://assets.loyalty-mock.invalid";
 
 /**
  * The service identifies asset images by an encrypted form of the code (ids begin `U2FsdGVkX1`, the salted-cipher
@@ -99,7 +99,7 @@ function assetId(code: string, kind: "qr" | "barcode"): string {
   return `U2FsdGVkX1${hash("sha256", `${kind}:${code}`, "base64url").slice(0, 32)}`;
 }
 
-export function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BASE_URL): Voucher["assets"] {
+function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BASE_URL): Voucher["assets"] {
   const qr = assetId(code, "qr");
   const barcode = assetId(code, "barcode");
   return {

@@ -5,7 +5,7 @@ import { Ring } from "../journal/ring.js";
 import type { Envelope } from "./envelope.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "not_sent"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One sendout as the audit log ("webhook send outs") keeps it: the envelope sent, to which endpoint, and how the

@@ -8,7 +8,7 @@ import ipaddr from "ipaddr.js";
 export type AllowedHosts = "*" | readonly string[];
 
 /** Loopback: 127.0.0.0/8, ::1 (and IPv4-mapped loopback), and the name localhost. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost") return true;
   if (!ipaddr.isValid(host)) return false;
@@ -19,7 +19,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** The loopback rule and the setting that widens it, as said in every refusal. */
-export const LOOPBACK_RULE =
+const LOOPBACK_RULE =
   "webhook targets must be loopback addresses (127.0.0.0/8, ::1, localhost); LOYALTY_MOCK_WEBHOOK_HOSTS allows other hosts";
 
 /** Why a URL cannot be a webhook target, or undefined when it can. */

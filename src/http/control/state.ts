@@ -9,7 +9,7 @@ import { sendProjectState } from "./state-stream.js";
  * An exported project holds every card, customer and recorded event: far more than any request of the six
  * operations, so state imports get their own, larger body limit.
  */
-export const DEFAULT_STATE_BODY_LIMIT = 32 * 1024 * 1024;
+const DEFAULT_STATE_BODY_LIMIT = 32 * 1024 * 1024;
 
 export interface StateRouterDeps {
   registry: ProjectRegistry;

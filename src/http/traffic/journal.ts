@@ -13,7 +13,7 @@ import { redactBody, redactHeaders } from "./redact.js";
  * larger than this is kept as its first bytes (or a note) rather than whole, so a full journal costs at most
  * JOURNAL_SIZE times this much per project rather than JOURNAL_SIZE times the body limit.
  */
-export const RAW_BODY_LIMIT = 64 * 1024;
+const RAW_BODY_LIMIT = 64 * 1024;
 
 /** What the traffic middleware learns after the entry began: which fault hit the request, whether it was limited. */
 export interface EntryNotes {
