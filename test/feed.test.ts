@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChangeFeed, type FeedBatch, REQUEST_SUMMARIES } from "../src/domain/feed/change-feed.js";
+import { ChangeFeed, type FeedBatch, REQUEST_SUMMARIES } from "../src/emulation/change-feed.js";
 import { startServer } from "../src/server.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 

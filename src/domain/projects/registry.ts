@@ -1,8 +1,8 @@
+import { ChangeFeed } from "../../emulation/change-feed.js";
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
-import { ChangeFeed } from "../feed/change-feed.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { type RateLimit, rateLimitSchema } from "../../emulation/rate-limiter.js";
 import type { Caps } from "../caps.js";
-import { type RateLimit, rateLimitSchema } from "../rate-limits/rate-limiter.js";
 import type { WebhookSettings } from "../webhooks/settings.js";
 
 /**

@@ -1,6 +1,6 @@
+import { CAP_VARIABLES } from "../../domain/caps.js";
+import { type ApiError, limitExceeded, notFound } from "../../domain/errors.js";
 import { v2Id } from "../../platform/ids.js";
-import { CAP_VARIABLES } from "../caps.js";
-import { type ApiError, limitExceeded, notFound } from "../errors.js";
 import { RuleIndex } from "./rule-index.js";
 
 /**

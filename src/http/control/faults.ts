@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { z } from "zod";
-import type { Fault } from "../../domain/faults/fault-rules.js";
+import type { Fault } from "../../emulation/faults/fault-rules.js";
 import { jsonBody } from "../body.js";
 import { getInput } from "../context.js";
 import { route } from "../route.js";

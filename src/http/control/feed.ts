@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from "express";
-import type { FeedBatch } from "../../domain/feed/change-feed.js";
+import type { FeedBatch } from "../../emulation/change-feed.js";
 import { route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
-import type { JournalEntry } from "../../domain/journal/journal.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import type { JournalEntry } from "../../emulation/journal/journal.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
