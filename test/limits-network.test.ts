@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { assertErrorBody } from "./helpers/contract.js";

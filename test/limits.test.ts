@@ -1,6 +1,6 @@
 import type { Express } from "express";
 import { describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import type { InputLimits } from "../src/http/input-limits.js";
 import { createApp, createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";

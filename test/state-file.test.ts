@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKey, deleteKey } from "../src/domain/auth/keys.js";
 import { issueToken } from "../src/domain/auth/tokens.js";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { createRegistry, type ProjectRegistry } from "../src/index.js";
 import {
   readStateFile,

@@ -1,7 +1,7 @@
 import type { Project } from "../domain/projects/project.js";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
-import { collectionView, projectHeader, projectState } from "../domain/projects/state.js";
+import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
 
 /**
  * The lines of the state file's log and snapshots (README "Persistence"), one JSON object each, `o` saying what

@@ -4,7 +4,7 @@ import type { ApiError } from "../domain/errors.js";
 import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/project-document.js";
 import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { exportProject } from "../domain/projects/state.js";
+import { exportProject } from "../domain/projects/state-export.js";
 import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
 

@@ -2,7 +2,7 @@ import type fc from "fast-check";
 import { afterAll, beforeAll, expect } from "vitest";
 import { issueToken } from "../../src/domain/auth/tokens.js";
 import type { ProjectDocument } from "../../src/domain/projects/project-document.js";
-import { exportProject } from "../../src/domain/projects/state.js";
+import { exportProject } from "../../src/domain/projects/state-export.js";
 import { realOperationsFor } from "../../src/http/real-operations.js";
 import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";

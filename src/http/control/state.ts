@@ -1,6 +1,6 @@
 import { Router as createRouter, type Router } from "express";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
-import { replaceProjectState } from "../../domain/projects/state.js";
+import { replaceProjectState } from "../../domain/projects/state-import.js";
 import { route } from "../route.js";
 import { streamedJsonBody } from "../streamed-json.js";
 import { sendProjectState } from "./state-stream.js";
