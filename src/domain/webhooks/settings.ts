@@ -1,6 +1,6 @@
 import type { AllowedHosts } from "./target.js";
 
-/** The server-wide delivery settings (src/config/settings.ts: WEBHOOK_TIMEOUT_MS, _QUEUE_LIMIT, _OUTBOX_SIZE, _HOSTS). */
+/** The server-wide delivery settings (config/settings.ts: WEBHOOK_TIMEOUT_MS, _QUEUE_LIMIT, _OUTBOX_SIZE, _HOSTS). */
 export interface WebhookSettings {
   /** Longest one attempt may take, connection to the answer's end; the vendor allows its receivers 10 s. */
   timeoutMs: number;
