@@ -2,14 +2,14 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { projectDefaultsOf } from "../src/config/project-defaults.js";
+import { DEFAULTS } from "../src/config/settings.js";
 import { COLLECTIONS } from "../src/domain/projects/project-document.js";
 import { ProjectRegistry } from "../src/domain/projects/registry.js";
-import { projectDefaultsOf } from "../src/library.js";
 import { loadState } from "../src/persistence/load-state.js";
 import { restoreProjects } from "../src/persistence/state-file.js";
 import { StateStore } from "../src/persistence/state-store.js";
 import { systemClock } from "../src/platform/clock.js";
-import { DEFAULTS } from "../src/settings.js";
 
 /**
  * The two designs of issue 18 on the same workload, in this process: the change log (what the server uses) and

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COLLECTIONS, projectDocumentSchema } from "../src/domain/projects/project-document.js";
 import { ProjectRegistry } from "../src/domain/projects/registry.js";
-import { collectionView } from "../src/domain/projects/state.js";
+import { collectionView } from "../src/domain/projects/state-export.js";
 import { systemClock } from "../src/platform/clock.js";
 import { blocked, diskMiB, type EngineResult, newRegistry, writes } from "./persistence-engines.js";
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { SETTINGS } from "../src/settings.js";
-import { type Row, rowsOf, variableOf } from "../src/settings-table.js";
+import { SETTINGS } from "../src/config/settings.js";
+import { type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
  * `npm run docs:settings`: writes docs/reference/settings.md from the settings table, the one place the server

@@ -1,82 +1,21 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
-import type { Logger } from "pino";
+import { projectDefaultsOf } from "./config/project-defaults.js";
+import { DEFAULTS } from "./config/settings.js";
+import type { StartOptions } from "./config/start-options.js";
 import { loadProjectDocuments } from "./domain/projects/load.js";
-import type { ProjectDocument } from "./domain/projects/project-document.js";
-import type { Caps, V2AuthMode } from "./domain/projects/settings.js";
-import type { AllowedHosts } from "./domain/webhooks/target.js";
+import { ProjectRegistry } from "./domain/projects/registry.js";
 import { createApp } from "./http/app.js";
-import type { CorsOrigins } from "./http/cors.js";
-import type { SpeedTricks } from "./http/fast/index.js";
-import { type ConnectionLimits, createHttpServer } from "./http/http-server.js";
-import type { InputLimits } from "./http/input-limits.js";
-import { ProjectRegistry, projectDefaultsOf } from "./library.js";
+import { createHttpServer } from "./http/http-server.js";
 import { type LoadedState, loadState } from "./persistence/load-state.js";
 import { logFilesOf } from "./persistence/replay.js";
 import { restoreProjects, StateFileError } from "./persistence/state-file.js";
 import { StateStore } from "./persistence/state-store.js";
-import type { StateSyncMode, StateWriter } from "./persistence/state-writer.js";
-import { type Clock, systemClock } from "./platform/clock.js";
+import type { StateWriter } from "./persistence/state-writer.js";
+import { systemClock } from "./platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
 import { silentLogger } from "./platform/logger.js";
-import { DEFAULTS } from "./settings.js";
-
-/** Each option left out (or undefined) takes its default from the settings table, src/settings.ts. */
-export interface StartOptions {
-  host?: string;
-  /** 0 picks a free port. */
-  port?: number;
-  /** A fixtures folder; the embedded default dataset when absent. */
-  fixturesDir?: string;
-  /** Project documents to serve instead of reading a folder. */
-  documents?: ProjectDocument[];
-  /**
-   * Keeps every project's state in this file across restarts: restored from it at start when it exists (the
-   * fixtures are then not read), saved to it as the state changes and on close.
-   */
-  stateFile?: string;
-  /** `interval`: changes saved together, at most `stateSaveIntervalMs` later; `always`: before the response. */
-  stateSync?: StateSyncMode;
-  /** Longest a change waits to be saved in `interval` mode. */
-  stateSaveIntervalMs?: number;
-  /** A new snapshot is written once the change log passes this many bytes and the last snapshot's size. */
-  stateCompactBytes?: number;
-  logger?: Logger;
-  clock?: Clock;
-  bodyLimit?: number;
-  tokenGraceSeconds?: number;
-  /** Most live OAuth tokens per project. */
-  tokenLimit?: number;
-  /** API calls per minute of its clock each project may make unless it sets its own rate_limit; 0: none. */
-  rateLimitPerMinute?: number;
-  v2AuthMode?: V2AuthMode;
-  trustProxy?: boolean | string | number;
-  /** Browser origins allowed to call (CORS): `*` for any, or a list of exact origins. */
-  corsOrigins?: CorsOrigins;
-  /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
-  adminToken?: string;
-  /** Requests each project's journal keeps. */
-  journalSize?: number;
-  /** Longest close() waits for in-flight requests before cutting their connections. */
-  drainTimeoutMs?: number;
-  /** Request head size and slow-client timeouts (README "Security and limits"). */
-  connectionLimits?: Partial<ConnectionLimits>;
-  /** JSON depth, string length and metadata size limits of request bodies. */
-  inputLimits?: Partial<InputLimits>;
-  /** Most projects, and most keys, fault rules, events and card assignments per project. */
-  caps?: Partial<Caps>;
-  /** Longest one webhook delivery may take. */
-  webhookTimeoutMs?: number;
-  /** Webhook deliveries that may wait per endpoint behind the one in flight. */
-  webhookQueueLimit?: number;
-  /** Webhook deliveries each project's outbox keeps. */
-  webhookOutboxSize?: number;
-  /** Hosts webhook URLs may name besides loopback, or `*` for any. */
-  webhookHosts?: AllowedHosts;
-  /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
-  speedTricks?: SpeedTricks;
-}
 
 export interface RunningServer {
   /** Base URL, such as http://127.0.0.1:3000 */

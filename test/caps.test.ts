@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CAP_VARIABLES } from "../src/domain/projects/settings.js";
+import { DEFAULTS, SETTINGS } from "../src/config/settings.js";
+import { variableOf } from "../src/config/settings-table.js";
+import { CAP_VARIABLES } from "../src/domain/caps.js";
 import { startServer } from "../src/server.js";
-import { DEFAULTS, SETTINGS } from "../src/settings.js";
-import { variableOf } from "../src/settings-table.js";
 import { control } from "./helpers/control.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, defaultDocuments, storeSnapshot, type World } from "./helpers/world.js";

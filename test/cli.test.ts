@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "../src/cli.js";
+import { parseCommandLine, UsageError } from "../src/cli/command-line.js";
 
 // The built command itself, spawned as a user runs it, is test/slow/cli-bin.test.ts.
 

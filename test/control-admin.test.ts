@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { readConfig } from "../src/config/settings.js";
 import { REDACT_PATHS } from "../src/platform/logger.js";
-import { readConfig } from "../src/settings.js";
 import { control } from "./helpers/control.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";

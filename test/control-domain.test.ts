@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { attribute } from "../src/domain/auth/attribution.js";
-import { FaultRules } from "../src/domain/faults/fault-rules.js";
-import { type JournalEntry, RequestJournal } from "../src/domain/journal/journal.js";
-import { Ring } from "../src/domain/journal/ring.js";
-import { RateLimiter } from "../src/domain/rate-limits/rate-limiter.js";
 import { compilePathPattern } from "../src/domain/shared/path-pattern.js";
+import { FaultRules } from "../src/emulation/faults/fault-rules.js";
+import { type JournalEntry, RequestJournal } from "../src/emulation/journal/journal.js";
+import { Ring } from "../src/emulation/journal/ring.js";
+import { RateLimiter } from "../src/emulation/rate-limiter.js";
 import { faultInputSchema } from "../src/http/control/fault-input.js";
 import { credentialsFromHeaders } from "../src/http/credentials.js";
 import { redactBody, redactHeaders } from "../src/http/traffic/redact.js";

@@ -1,13 +1,13 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DEFAULTS } from "../src/config/settings.js";
 import { baseApp, finishApp } from "../src/http/app.js";
 import { requireAuth } from "../src/http/authenticate.js";
 import { jsonBody } from "../src/http/body.js";
 import { getInput } from "../src/http/context.js";
 import { operation } from "../src/http/operations.js";
 import { validate } from "../src/http/validate.js";
-import { DEFAULTS } from "../src/settings.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 

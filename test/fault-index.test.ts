@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type FaultAction, FaultRules } from "../src/domain/faults/fault-rules.js";
 import { compilePathPattern, methodMatches } from "../src/domain/shared/path-pattern.js";
+import { type FaultAction, FaultRules } from "../src/emulation/faults/fault-rules.js";
 import { faultInputSchema } from "../src/http/control/fault-input.js";
 
 /**
- * Fault rules are indexed by method and exact path, with the pattern rules apart (domain/faults/rule-index.ts).
+ * Fault rules are indexed by method and exact path, with the pattern rules apart (emulation/faults/rule-index.ts).
  * Matching must stay what a scan of every rule in order gave: the first added of the matching rules wins, a rule
  * with `times` retires after its last match. Checked against that scan, written out here, on generated rules.
  */

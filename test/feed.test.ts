@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { announce } from "../src/domain/feed/announce.js";
-import { ChangeFeed, type FeedBatch, REQUEST_SUMMARIES } from "../src/domain/feed/change-feed.js";
+import { ChangeFeed, type FeedBatch, REQUEST_SUMMARIES } from "../src/emulation/change-feed.js";
 import { startServer } from "../src/server.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 
@@ -134,7 +133,7 @@ describe("GET /__mock/projects/{projectId}/feed", () => {
     });
     expect(await next()).toEqual({ event: "change", data: expect.objectContaining({ topics: ["clock"] }) });
 
-    announce(registry, "demo", "webhooks");
+    registry.feed.announce("demo", "webhooks");
     expect(await next()).toEqual({
       event: "change",
       data: expect.objectContaining({ topics: ["webhooks"] }),
@@ -156,8 +155,8 @@ describe("GET /__mock/projects/{projectId}/feed", () => {
       return next;
     };
     const [first, second, other] = await Promise.all([open("demo"), open("demo"), open("other")]);
-    announce(registry, "other", "faults");
-    announce(registry, "demo", "webhooks");
+    registry.feed.announce("other", "faults");
+    registry.feed.announce("demo", "webhooks");
     const expected = { event: "change", data: expect.objectContaining({ topics: ["webhooks"] }) };
     expect(await first()).toEqual(expected);
     expect(await second()).toEqual(expected);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadProjectDocuments } from "../src/domain/projects/load.js";
-import { ProjectRegistry } from "../src/index.js";
+import { createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR, FixtureError } from "../src/platform/fixtures.js";
 import { defaultDocuments } from "./helpers/world.js";
@@ -142,7 +142,7 @@ describe("the embedded default dataset", () => {
   });
 
   it("builds into a registry", () => {
-    const registry = new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
+    const registry = createRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
     expect(registry.get("demo").vouchers.size).toBe(demo.vouchers.length);
   });
 });

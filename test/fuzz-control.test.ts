@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { ADMIN_TOKEN, type ControlCase, controlCases } from "./fuzz/control.js";
 import {
   FUZZ_RUNS,

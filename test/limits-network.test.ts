@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { assertErrorBody } from "./helpers/contract.js";
@@ -176,9 +176,9 @@ describe("HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS: slow clients", () => {
 
 describe("createHttpServer, for those who serve createApp themselves", () => {
   it("is exported by the package and gives its server the same protections", async () => {
-    const { createApp, createHttpServer, ProjectRegistry } = await import("../src/index.js");
+    const { createApp, createHttpServer, createRegistry } = await import("../src/index.js");
     const app = createApp({
-      registry: new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
+      registry: createRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
     });
     const own = createHttpServer(app, { limits: { headerBytes: 2048 } });
     await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));

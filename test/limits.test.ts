@@ -1,8 +1,8 @@
 import type { Express } from "express";
 import { describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import type { InputLimits } from "../src/http/input-limits.js";
-import { createApp, ProjectRegistry } from "../src/index.js";
+import { createApp, createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { expectError, send } from "./helpers/http.js";
 import { DEMO_KEYS, defaultDocuments } from "./helpers/world.js";
@@ -13,7 +13,7 @@ import { DEMO_KEYS, defaultDocuments } from "./helpers/world.js";
  */
 
 function appWith(options: { bodyLimit?: number; inputLimits?: Partial<InputLimits> } = {}) {
-  const registry = new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
+  const registry = createRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
   return { app: createApp({ registry, ...options }), demo: registry.get("demo") };
 }
 

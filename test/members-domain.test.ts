@@ -4,8 +4,8 @@ import { resolveCustomer } from "../src/domain/customers/resolve-customer.js";
 import { eventSchemaSchema } from "../src/domain/events/event-schema.js";
 import { metadataProblem } from "../src/domain/events/metadata-check.js";
 import { codeSpace, generateCode } from "../src/domain/vouchers/code-generator.js";
-import { type Voucher, VoucherStore } from "../src/domain/vouchers/voucher.js";
-import { completeVoucher } from "../src/domain/vouchers/voucher-view.js";
+import { completeVoucher, type Voucher } from "../src/domain/vouchers/voucher.js";
+import { VoucherStore } from "../src/domain/vouchers/voucher-store.js";
 import { buildWorld } from "./helpers/world.js";
 
 const campaign = campaignSchema.parse({

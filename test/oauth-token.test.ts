@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/config/settings.js";
 import { blockKey, deleteKey, regenerateKey, unblockKey } from "../src/domain/auth/keys.js";
-import { DEFAULTS } from "../src/settings.js";
 import { expectError, send } from "./helpers/http.js";
 import { buildWorld, DEMO_KEYS, OTHER_KEYS, type World } from "./helpers/world.js";
 

@@ -1,10 +1,10 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { scenarios } from "../bench/scenarios.js";
+import { DEFAULTS } from "../src/config/settings.js";
 import { baseApp, finishApp } from "../src/http/app.js";
+import { mountOperations } from "../src/http/operation-routes.js";
 import { expressPath, OPERATIONS, type Operation } from "../src/http/operations.js";
-import { mountOperations } from "../src/http/routes.js";
-import { DEFAULTS } from "../src/settings.js";
 import { operationCases } from "./fuzz/operations.js";
 import { operationFor } from "./helpers/contract.js";
 import { send } from "./helpers/http.js";

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/config/settings.js";
 import { trackChanges } from "../src/http/track-changes.js";
+import { type RunningServer, type StartOptions, startServer } from "../src/index.js";
 import { loadState } from "../src/persistence/load-state.js";
 import { type SavedProject, StateFileError } from "../src/persistence/state-file.js";
 import { StateWriter } from "../src/persistence/state-writer.js";
-import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
-import { DEFAULTS } from "../src/settings.js";
 import { assertErrorBody } from "./helpers/contract.js";
 import { DEMO_KEYS } from "./helpers/world.js";
 

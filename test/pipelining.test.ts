@@ -2,7 +2,7 @@ import type { RequestListener, Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PIPELINE_QUEUE } from "../src/http/fair-turns.js";
-import { createApp, createHttpServer, ProjectRegistry } from "../src/index.js";
+import { createApp, createHttpServer, createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { defaultDocuments } from "./helpers/world.js";
 
@@ -24,7 +24,7 @@ let onHandled: (path: string) => void = () => undefined;
 
 beforeAll(async () => {
   const app = createApp({
-    registry: new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
+    registry: createRegistry({ clock: new ManualClock(), documents: defaultDocuments() }),
   });
   const recorder: RequestListener = (req, res) => {
     order.push(String(req.url));

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEnvFile } from "../src/env-file.js";
+import { readEnvFile } from "../src/config/env-file.js";
+import { ConfigError, readConfig } from "../src/config/settings.js";
 import { ManualClock, ProjectClock } from "../src/platform/clock.js";
 import { randomString, requestId, secretToken, v1Id, v2Id } from "../src/platform/ids.js";
 import { secureEqual } from "../src/platform/secure-compare.js";
-import { ConfigError, readConfig } from "../src/settings.js";
 
 describe("clocks", () => {
   it("a project clock follows its root and moves on its own", () => {

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/config/settings.js";
 import { baseApp, finishApp } from "../src/http/app.js";
-import { createApp, ProjectRegistry } from "../src/index.js";
+import { createApp, createRegistry } from "../src/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger, type LogLevel } from "../src/platform/logger.js";
-import { DEFAULTS } from "../src/settings.js";
 import { send } from "./helpers/http.js";
 import { DEMO_KEYS, defaultDocuments } from "./helpers/world.js";
 
@@ -17,7 +17,7 @@ function loggedApp(level: LogLevel) {
       done();
     },
   });
-  const registry = new ProjectRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
+  const registry = createRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
   const app = createApp({ registry, logger: createLogger({ level, destination }) });
   const records = async () => {
     // The line is written when the response closes, just after the client has the answer.

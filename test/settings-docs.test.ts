@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SETTINGS_PAGE, settingsPage } from "../scripts/settings-docs.js";
-import { usage } from "../src/cli.js";
-import { SETTINGS } from "../src/settings.js";
-import { rowsOf, variableOf } from "../src/settings-table.js";
+import { usage } from "../src/cli/command-line.js";
+import { SETTINGS } from "../src/config/settings.js";
+import { rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
- * The settings table (src/settings.ts) is what the server reads; docs/reference/settings.md (generated from the
- * table by `npm run docs:settings`), .env.example, docs/reference/cli.md and --help are what users read. A row
+ * The settings table (src/config/settings.ts) is what the server reads; docs/reference/settings.md (generated from
+ * the table by `npm run docs:settings`), .env.example, docs/reference/cli.md and --help are what users read. A row
  * added, renamed or given a new default without its docs fails here. Users read the variables by their prefixed
  * names (LOYALTY_MOCK_PORT), which the table derives.
  */

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readEnvFile } from "../src/env-file.js";
+import { startFailure } from "../src/cli/start-errors.js";
+import { readEnvFile } from "../src/config/env-file.js";
+import { ConfigError, readConfig, SETTINGS } from "../src/config/settings.js";
+import { formerVariableOf, type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
 import { StateFileError } from "../src/persistence/state-file.js";
 import { FixtureError } from "../src/platform/fixtures.js";
-import { ConfigError, readConfig, SETTINGS } from "../src/settings.js";
-import { formerVariableOf, type Row, rowsOf, variableOf } from "../src/settings-table.js";
-import { startFailure } from "../src/start-errors.js";
 
 /** Prefixed names, the deprecated unprefixed ones, --env-file, and the one line that refuses each bad value. */
 

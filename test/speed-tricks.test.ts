@@ -2,11 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { ErrorRequestHandler } from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/config/settings.js";
 import { baseApp, finishApp } from "../src/http/app.js";
 import { jsonBody } from "../src/http/body.js";
 import { SPEED_TRICKS, type SpeedTrick, type SpeedTricks } from "../src/http/fast/index.js";
 import { createHttpServer } from "../src/http/http-server.js";
-import { DEFAULTS } from "../src/settings.js";
 import { SPEED_TRICK_VARIANTS } from "./helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS } from "./helpers/world.js";
 

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "../src/domain/auth/tokens.js";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { exportSlices } from "../src/http/control/state-stream.js";
 import { buildWorld } from "./helpers/world.js";
 

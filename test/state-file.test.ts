@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKey, deleteKey } from "../src/domain/auth/keys.js";
 import { issueToken } from "../src/domain/auth/tokens.js";
-import { exportProject } from "../src/domain/projects/state.js";
-import { ProjectRegistry } from "../src/index.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
+import { createRegistry, type ProjectRegistry } from "../src/index.js";
 import {
   readStateFile,
   restoreProjects,
@@ -26,7 +26,7 @@ function restored(text: string): ProjectRegistry {
   writeFileSync(file, text);
   const saved = readStateFile(file);
   if (!saved) throw new Error("no state file");
-  const registry = new ProjectRegistry({ clock: buildWorld().clock });
+  const registry = createRegistry({ clock: buildWorld().clock });
   restoreProjects(registry, saved, file);
   return registry;
 }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
 import { logFilesOf } from "../src/persistence/replay.js";
 import { StateFileError } from "../src/persistence/state-file.js";
 import { type RunningServer, startServer } from "../src/server.js";

@@ -10,12 +10,17 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { exportProject } from "../src/domain/projects/state.js";
-import { ProjectRegistry } from "../src/index.js";
+import { exportProject } from "../src/domain/projects/state-export.js";
+import {
+  createRegistry,
+  type ProjectRegistry,
+  type RunningServer,
+  type StartOptions,
+  startServer,
+} from "../src/index.js";
 import { loadState } from "../src/persistence/load-state.js";
 import { logFilesOf } from "../src/persistence/replay.js";
 import { restoreProjects, StateFileError, serializeState } from "../src/persistence/state-file.js";
-import { type RunningServer, type StartOptions, startServer } from "../src/server.js";
 import { DEMO_KEYS, OTHER_KEYS } from "./helpers/world.js";
 
 let dir: string;
@@ -40,7 +45,7 @@ async function start(options: StartOptions = {}): Promise<RunningServer> {
 function restartedFromDisk(): unknown[] {
   const loaded = loadState(file);
   if (!loaded) throw new Error("nothing on disk");
-  const registry = new ProjectRegistry({
+  const registry = createRegistry({
     clock: { now: Date.now },
     defaults: running[0]?.registry.defaults as never,
   });

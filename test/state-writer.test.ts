@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULTS } from "../src/config/settings.js";
 import { type FileIo, nodeFileIo, tempFileFor, writeFileAtomic } from "../src/persistence/atomic-write.js";
 import { StateWriter, type StateWriterOptions } from "../src/persistence/state-writer.js";
-import { DEFAULTS } from "../src/settings.js";
 
 let dir: string;
 let file: string;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runWait } from "../src/cli/wait.js";
 import { type RunningServer, startServer } from "../src/index.js";
-import { runWait } from "../src/wait.js";
 
 // `loyalty-mock wait` against a real server in this process; the CI recipe runs it as a command (test/slow).
 

@@ -1,6 +1,6 @@
+import { SETTINGS } from "../config/settings.js";
+import { variableOf } from "../config/settings-table.js";
 import { isLoopbackHost } from "../domain/webhooks/target.js";
-import { SETTINGS } from "../settings.js";
-import { variableOf } from "../settings-table.js";
 
 /** Whether only this machine can reach an address the server listens on: the webhook targets' own rule. */
 export const isLoopback = isLoopbackHost;

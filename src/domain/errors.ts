@@ -35,7 +35,7 @@ export const ERRORS = {
   conflict: [409, "Conflict"],
   tier_limit_exceeded: [409, "Tier limit exceeded"],
   resource_in_use: [409, "Resource in use"],
-  /** One of the server's caps (domain/projects/settings.ts, Caps): the details name the variable that raises it. */
+  /** One of the server's caps (domain/caps.ts, Caps): the details name the variable that raises it. */
   limit_exceeded: [409, "Limit exceeded"],
   /** errors.mdx: "request body payload too large or query string too large"; it gives the key, not a message. */
   query_too_large: [413, "Query too large"],

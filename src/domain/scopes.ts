@@ -1,5 +1,5 @@
 /** Scope values of the spec ("Scope values"): the server-side and the client-side group. */
-export const SERVER_SCOPES = [
+const SERVER_SCOPES = [
   "api",
   "assets",
   "async-actions",
@@ -32,7 +32,7 @@ export const SERVER_SCOPES = [
   "vouchers",
 ] as const;
 
-export const CLIENT_SCOPES = [
+const CLIENT_SCOPES = [
   "client_api",
   "client_consents",
   "client_customers",

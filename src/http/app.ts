@@ -8,15 +8,15 @@ import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input-limits.js";
 import { useJsonAnswers } from "./json-response.js";
+import { mountOperations } from "./operation-routes.js";
 import { requestLog } from "./request-log.js";
-import { mountOperations } from "./routes.js";
 import { type ChangeSink, trackChanges } from "./track-changes.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 import { uiRouter } from "./ui.js";
 
 /**
  * What the app is built from. The values are the caller's to give (the entry points take them from the settings
- * table, src/settings.ts); the library's createApp (src/library.ts) fills in what its caller leaves out.
+ * table, src/config/settings.ts); the library's createApp (src/index.ts) fills in what its caller leaves out.
  */
 export interface AppConfig {
   registry: ProjectRegistry;

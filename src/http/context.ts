@@ -31,7 +31,7 @@ export function setAuth(
  * The caller, as it stands now: handlers run after the body was read, and a reset, a state import or a key's
  * deletion may have landed meanwhile; the recheck then judges the request against the world as it is.
  */
-export function getAuth(res: Response): AuthContext {
+export function recheckedAuth(res: Response): AuthContext {
   const entry = locals(res);
   if (!entry.auth) throw new Error("handler reached without authentication; the route lacks requireAuth");
   if (entry.recheck) entry.auth = entry.recheck(entry.auth);

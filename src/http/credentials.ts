@@ -8,7 +8,7 @@ import type { Credentials, PresentedToken } from "../domain/auth/authenticate.js
  */
 
 /** The token of a `Bearer <token>` header; with `bareAllowed` (X-Service-OAuth), a lone token too. */
-export function readBearer(header: string | undefined, bareAllowed: boolean): PresentedToken | undefined {
+function readBearer(header: string | undefined, bareAllowed: boolean): PresentedToken | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header)?.[1];
   if (match) return { value: match };

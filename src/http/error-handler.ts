@@ -7,6 +7,7 @@ import { requestIdOf } from "./context.js";
 import {
   errorBody,
   fromHttpStatus,
+  InputError,
   internalError,
   notEmulated,
   payloadTooLarge,
@@ -14,18 +15,6 @@ import {
   tooManyFormFields,
 } from "./errors.js";
 import { realOperationsFor } from "./real-operations.js";
-
-/** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
-export class InputError extends Error {
-  readonly zodError: ZodError;
-  readonly input: unknown;
-
-  constructor(zodError: ZodError, input: unknown) {
-    super("invalid input");
-    this.zodError = zodError;
-    this.input = input;
-  }
-}
 
 interface HttpError extends Error {
   status?: number;
@@ -83,7 +72,7 @@ function fromInputError(error: InputError): ApiError {
   return invalidPayload(describeIssue({ ...issue, path: rest } as typeof issue, input.body));
 }
 
-export function toApiError(error: unknown, bodyLimit: number): ApiError {
+function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InputError) return fromInputError(error);
   if (error instanceof ZodError) {

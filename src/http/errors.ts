@@ -1,3 +1,4 @@
+import type { ZodError } from "zod";
 import { ApiError, apiError, ERRORS } from "../domain/errors.js";
 import type { RealOperation } from "./real-operations.js";
 
@@ -140,5 +141,17 @@ export function fromHttpStatus(status: number, details: string): ApiError {
       return status >= 400 && status < 500
         ? new ApiError(status, "bad_request", ERRORS.bad_request[1], { details })
         : internalError();
+  }
+}
+
+/** A zod failure carries the input it judged, so the details can tell a missing property from a wrong one. */
+export class InputError extends Error {
+  readonly zodError: ZodError;
+  readonly input: unknown;
+
+  constructor(zodError: ZodError, input: unknown) {
+    super("invalid input");
+    this.zodError = zodError;
+    this.input = input;
   }
 }

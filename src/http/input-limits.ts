@@ -35,7 +35,7 @@ function subject(node: Node): string {
   return path === "" ? "Request body" : `Property ${path}`;
 }
 
-export interface LimitProblem {
+interface LimitProblem {
   /** The `details` of the 400. */
   details: string;
   /** The body is nested too deep to be walked by recursive code (the journal's copy, JSON.stringify). */
@@ -48,7 +48,7 @@ const problem = (details: string, tooDeep = false): LimitProblem => ({ details, 
  * The first way a parsed body breaks the limits; undefined when it keeps to them. Too deep a nesting is reported
  * whatever else is wrong, since the body must then not be walked by anything else at all.
  */
-export function inputLimitProblem(body: unknown, limits: InputLimits): LimitProblem | undefined {
+function inputLimitProblem(body: unknown, limits: InputLimits): LimitProblem | undefined {
   let first: LimitProblem | undefined;
   const stack: Node[] = [{ value: body, depth: 1, parent: undefined, key: undefined }];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
@@ -90,7 +90,7 @@ export function inputLimitProblem(body: unknown, limits: InputLimits): LimitProb
  * The limits of the app serving the request (baseApp puts them in app.locals). An app without them is a bug, not
  * a reason to read bodies unchecked: too deep a body would overflow the stack of whatever walks it next.
  */
-export function inputLimitsOf(req: Request): InputLimits {
+function inputLimitsOf(req: Request): InputLimits {
   const limits = (req.app?.locals as { inputLimits?: InputLimits } | undefined)?.inputLimits;
   if (limits === undefined)
     throw new Error("The app has no input limits: build it with baseApp or createApp");

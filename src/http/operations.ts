@@ -26,10 +26,10 @@ import type { Notify } from "../domain/webhooks/notification.js";
  * | deleteIncentive | DELETE | /v2/loyalties/incentives/{id}               | v2: token and key pair (strict) or either | api, loyalties  |
  */
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** How the operation reads a body: JSON (415 for another type), a form (the token endpoint), or none at all. */
-export type BodyKind = "json" | "form" | "none";
+type BodyKind = "json" | "form" | "none";
 
 /** What a handler has once the request is authenticated and its input parsed. */
 export interface Call<Input> {
@@ -40,7 +40,7 @@ export interface Call<Input> {
   notify: Notify;
 }
 
-export interface OperationRow<Input> {
+interface OperationRow<Input> {
   method: HttpMethod;
   /** The path as the contract writes it, `{name}` for a parameter. */
   path: string;
@@ -149,11 +149,6 @@ export function operation(name: OperationName): Operation {
   const found = OPERATIONS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no operation ${name}`);
   return found;
-}
-
-/** The API version a row belongs to, from its path: `v1` or `v2`. */
-export function versionOf(row: Pick<Operation, "path">): string {
-  return row.path.split("/")[1] ?? "";
 }
 
 /** The path as Express writes it: `{campaignId}` becomes `:campaignId`. */

@@ -8,7 +8,7 @@ export interface FileIo {
   unlink(path: string): Promise<void>;
 }
 
-export interface FileLike {
+interface FileLike {
   writeFile(data: string, encoding: "utf8"): Promise<void>;
   sync(): Promise<void>;
   close(): Promise<void>;

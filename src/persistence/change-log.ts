@@ -1,7 +1,7 @@
 import type { Project } from "../domain/projects/project.js";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
-import { collectionView, projectHeader, projectState } from "../domain/projects/state.js";
+import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
 
 /**
  * The lines of the state file's log and snapshots (README "Persistence"), one JSON object each, `o` saying what
@@ -16,17 +16,6 @@ import { collectionView, projectHeader, projectState } from "../domain/projects/
  *   unchanged (both in snapshots only);
  * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
  */
-export type LogLine =
-  | { o: "fixtures"; p: string; d?: unknown; h?: unknown }
-  | { o: "reset" | "drop"; p: string }
-  | { o: "state"; p: string; d: unknown }
-  | { o: "clear" | "head"; p: string; h: unknown }
-  | { o: "put"; p: string; c: CollectionName; k: string; r: unknown }
-  | { o: "fput"; p: string; c: CollectionName; r: unknown }
-  | { o: "same"; p: string; c: CollectionName; k: string; i: number }
-  | { o: "del"; p: string; c: CollectionName; k: string }
-  | { o: "commit" };
-
 const COMMIT_LINE = '{"o":"commit"}\n';
 
 interface Pending {

@@ -4,7 +4,7 @@ import type { ApiError } from "../domain/errors.js";
 import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/project-document.js";
 import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { exportProject } from "../domain/projects/state.js";
+import { exportProject } from "../domain/projects/state-export.js";
 import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
 
@@ -15,7 +15,7 @@ import { describeProblem, parseDocument, parseJsonText } from "../platform/docum
  * convert it at start; `serializeState` stays as the writer of the old format for the tests of that conversion.
  */
 export const STATE_FILE_FORMAT = "loyalty-mock-state";
-export const STATE_FILE_VERSION = 1;
+const STATE_FILE_VERSION = 1;
 
 const stateFileSchema = z.strictObject({
   format: z.literal(STATE_FILE_FORMAT),

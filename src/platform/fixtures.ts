@@ -27,7 +27,7 @@ function readJson(file: string, shownAs: string): unknown {
 }
 
 /** The file a collection lives in inside a project folder: `tier_structures` in `tier-structures.json`. */
-export function collectionFile(collection: string): string {
+function collectionFile(collection: string): string {
   return `${collection.replaceAll("_", "-")}.json`;
 }
 

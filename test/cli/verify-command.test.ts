@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "../../src/cli.js";
+import { parseCommandLine, UsageError } from "../../src/cli/command-line.js";
 
 // `loyalty-mock verify`'s flags; what a wrong one prints is in test/slow/verify-bin.test.ts.
 

@@ -1,5 +1,5 @@
 import type { ProjectRegistry } from "../../src/domain/projects/registry.js";
-import { projectState } from "../../src/domain/projects/state.js";
+import { projectState } from "../../src/domain/projects/state-export.js";
 
 /**
  * Proof that a refused request changed nothing, without exporting and serialising every project twice per case.

@@ -4,10 +4,10 @@ import type { Express } from "express";
 import { invalidPayload } from "../../src/domain/errors.js";
 import type { Notification } from "../../src/domain/webhooks/notification.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
+import { mountOperations } from "../../src/http/operation-routes.js";
 import type { Call, Operation } from "../../src/http/operations.js";
-import { mountOperations } from "../../src/http/routes.js";
 import type { ProjectRegistry } from "../../src/index.js";
-import { DEFAULT_INPUT_LIMITS } from "../../src/library.js";
+import { DEFAULT_INPUT_LIMITS } from "../../src/index.js";
 
 /** One POST as a webhook receiver got it: the body's exact text, so a test can check the signature over it. */
 export interface Received {

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterEach, expect } from "vitest";
 import type { Delivery } from "../../src/domain/webhooks/outbox.js";
-import type { GivenDefaults } from "../../src/library.js";
+import type { GivenDefaults } from "../../src/index.js";
 import { control } from "./control.js";
 import { notification, notifyingApp, type Receiver, startReceiver } from "./receiver.js";
 import { buildWorld, DEMO_KEYS, type World } from "./world.js";

@@ -7,8 +7,8 @@ import {
   projectDocumentSchema,
 } from "../../src/domain/projects/project-document.js";
 import type { SpeedTricks } from "../../src/http/fast/index.js";
-import { createApp, ProjectRegistry } from "../../src/index.js";
-import type { GivenDefaults } from "../../src/library.js";
+import type { GivenDefaults } from "../../src/index.js";
+import { createApp, createRegistry, type ProjectRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../src/platform/fixtures.js";
 
@@ -38,7 +38,7 @@ export function buildWorld(
   } = {},
 ): World {
   const clock = new ManualClock("2026-11-20T10:00:00.000Z");
-  const registry = new ProjectRegistry({
+  const registry = createRegistry({
     clock,
     documents: defaultDocuments(),
     defaults: options.defaults ?? {},
@@ -73,7 +73,7 @@ export function storeSnapshot(project: Project): string {
 /** A small project of its own, for rules the default dataset cannot reach (an exhausted campaign, say). */
 export function worldWith(document: ProjectDocumentInput): World & { project: Project } {
   const clock = new ManualClock("2026-11-20T10:00:00.000Z");
-  const registry = new ProjectRegistry({
+  const registry = createRegistry({
     clock,
     documents: [...defaultDocuments(), projectDocumentSchema.parse(document)],
   });

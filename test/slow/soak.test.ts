@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectGarbage, soak } from "../../bench/soak-traffic.js";
-import { exportProject } from "../../src/domain/projects/state.js";
+import { exportProject } from "../../src/domain/projects/state-export.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 
 /**

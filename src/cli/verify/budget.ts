@@ -3,7 +3,7 @@
  * run makes fewer than 40. Each answer's `X-Rate-Limit-Remaining` says what is left, and the run stops, saying so,
  * before a call it could not finish the scenario with: a half-spent budget is better than a locked sandbox.
  */
-export const MAX_CALLS = 40;
+const MAX_CALLS = 40;
 
 /** The budget cannot carry the run to its end (or the target refused with 429): exit 3. */
 export class BudgetExhausted extends Error {

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../usage-error.js";
 
 /** `loyalty-mock verify`: its flags, checked before anything is read or called (a wrong one is exit 2). */
 export interface VerifyCommand {

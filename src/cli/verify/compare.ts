@@ -19,7 +19,7 @@ import type { Step } from "./scenario.js";
  * property only its being an object counts: its keys are the project's own data.
  */
 /** `only-target`: the target has the property and the mock not; `only-mock`: the other way round. */
-export type DifferenceKind = "status" | "only-target" | "only-mock" | "type" | "value" | "header";
+type DifferenceKind = "status" | "only-target" | "only-mock" | "type" | "value" | "header";
 
 export interface Difference {
   path: string;

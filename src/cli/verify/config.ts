@@ -7,7 +7,7 @@ import { z } from "zod";
  * file: the environment variables below fill what the file leaves out, and win over it, so a CI job keeps them in
  * its secret store.
  */
-export const SECRET_VARIABLES = {
+const SECRET_VARIABLES = {
   targetAppId: "LOYALTY_MOCK_VERIFY_APP_ID",
   targetAppToken: "LOYALTY_MOCK_VERIFY_APP_TOKEN",
   mockAppId: "LOYALTY_MOCK_VERIFY_MOCK_APP_ID",

@@ -14,7 +14,7 @@ export class Unreachable extends Error {
 }
 
 /** The headers a client of the service reads; the rest (dates, servers, tracing) differ for no client's sake. */
-export const READ_HEADERS = ["content-type", "x-rate-limit-limit", "x-rate-limit-remaining"] as const;
+const READ_HEADERS = ["content-type", "x-rate-limit-limit", "x-rate-limit-remaining"] as const;
 const TIMEOUT_MS = 15_000;
 
 function headersOf(request: StepRequest, side: Side, token: string | undefined): Record<string, string> {

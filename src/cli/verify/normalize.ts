@@ -22,7 +22,7 @@ export interface SideContext {
 }
 
 /** What an echo that matched the request becomes: the same on both sides, whatever each sent. */
-export const SENT = "<sent>";
+const SENT = "<sent>";
 const REQUEST_ID = /^v-[0-9a-f]{18}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** A generated id: a short prefix, then random characters with a digit among them (never a word like `invalid_payload`). */

@@ -7,7 +7,7 @@ import type { Difference } from "./compare.js";
  * its sides: `target` is the service verify was pointed at (or its recording), `mock` is loyalty-mock, so a
  * difference against a target the user trusts is one to send us as it stands.
  */
-export type Verdict = "match" | "differ" | "skipped";
+type Verdict = "match" | "differ" | "skipped";
 
 export interface StepResult {
   name: string;
@@ -82,7 +82,7 @@ const shown = (value: unknown) => {
 };
 
 /** One difference in words, the service's side first. */
-export function describe(difference: Difference): string {
+function describe(difference: Difference): string {
   const { path, kind, target, mock } = difference;
   if (kind === "only-target") return `${path}: only the target has it (${shown(target)})`;
   if (kind === "only-mock") return `${path}: only the mock has it (${shown(mock)})`;

@@ -8,7 +8,7 @@ import type { Objects } from "./config.js";
  */
 
 /** Which credentials a step sends: the key pair, the key pair and the bearer token (as v2 asks), or nothing. */
-export type Credentials = "key" | "key+bearer" | "none";
+type Credentials = "key" | "key+bearer" | "none";
 
 export interface StepRequest {
   method: "GET" | "POST" | "DELETE";

@@ -38,7 +38,7 @@ export const newApiKeySchema = apiKeySchema
 
 export type ApiKey = Omit<z.output<typeof apiKeySchema>, "client_id"> & { id: string; client_id: string };
 
-export function deriveClientId(appId: string): string {
+function deriveClientId(appId: string): string {
   return `cli_${createHash("sha256").update(appId).digest("hex").slice(0, 24)}`;
 }
 

@@ -91,7 +91,7 @@ function parsedList(allowlist: readonly string[]): Range[] {
   return ranges;
 }
 
-export function ipAllowed(ip: string | undefined, allowlist: readonly string[]): boolean {
+function ipAllowed(ip: string | undefined, allowlist: readonly string[]): boolean {
   if (allowlist.length === 0) return true;
   if (!ip || !ipaddr.isValid(ip)) return false;
   const address = ipaddr.process(ip);

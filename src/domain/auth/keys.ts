@@ -1,8 +1,8 @@
 import { v4 as uuidv4 } from "uuid";
+import { CAP_VARIABLES } from "../caps.js";
 import { conflict, limitExceeded } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
-import { CAP_VARIABLES } from "../projects/settings.js";
 import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
 
 /**

@@ -6,7 +6,7 @@ import { category, idWithPrefix, metadata, nullableTimestamp, timestamp } from "
  * How a campaign makes codes, as the service's `code_config`: `pattern` uses `#` for each random character
  * (`LC-####-####`); without a pattern, `prefix` + `length` random characters from `charset` + `postfix`.
  */
-export const codeConfigSchema = z
+const codeConfigSchema = z
   .strictObject({
     length: z.number().int().min(1).max(100).optional(),
     charset: z.string().min(2).default("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
@@ -19,7 +19,7 @@ export const codeConfigSchema = z
     path: ["pattern"],
   });
 
-export const CAMPAIGN_TYPES = [
+const CAMPAIGN_TYPES = [
   "LOYALTY_PROGRAM",
   "DISCOUNT_COUPONS",
   "GIFT_VOUCHERS",

@@ -3,7 +3,7 @@ import { RecordStore } from "../record-store.js";
 import { idWithPrefix, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
 
 /** Property types of the service's metadata schemas that the emulator checks. */
-export const METADATA_TYPES = ["string", "number", "boolean", "date", "datetime", "object"] as const;
+const METADATA_TYPES = ["string", "number", "boolean", "date", "datetime", "object"] as const;
 
 export const eventSchemaSchema = z.strictObject({
   id: idWithPrefix("ms"),

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { v1Id } from "../../platform/ids.js";
+import { CAP_VARIABLES, type Caps } from "../caps.js";
 import type { Customer } from "../customers/customer.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
 import type { EarningRule } from "../earning-rules/earning-rule.js";
 import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
-import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import { metadata } from "../shared/schema-parts.js";
 import type { Voucher } from "../vouchers/voucher.js";
 import type { Notification } from "../webhooks/notification.js";
@@ -20,7 +20,15 @@ import {
   metadataValidationFailed,
 } from "./errors.js";
 import type { RecordedEvent } from "./event.js";
+import type { EventSchema } from "./event-schema.js";
 import { metadataProblem } from "./metadata-check.js";
+
+/** Points one earning rule pays to one card. */
+interface Earning {
+  rule: EarningRule;
+  card: Voucher;
+  points: number;
+}
 
 const optionalText = z.string().nullable().optional();
 
@@ -55,17 +63,37 @@ export function eventResponse(event: RecordedEvent, customer: Customer) {
 }
 
 /**
- * POST /v1/events. Checks the name against the project's event schema, the metadata against the event's schema,
- * the customer, and the loyalty and referral codes; only then writes, all at once: the customer, the points the
- * project's earning rules give, the referral conversion, and the event itself. A project that keeps its most
- * events (`caps.eventsPerProject`) refuses one more once everything else about it holds. Returns what the webhooks
- * are told too, in order (see eventNotifications).
+ * POST /v1/events: the check, then the write. Checks the name against the project's event schema, the metadata
+ * against the event's schema, the customer, and the loyalty and referral codes; only then writes, all at once
+ * and without a refusal left to make: the customer, the points the project's earning rules give, the referral
+ * conversion, and the event itself. A project that keeps its most events (`caps.eventsPerProject`) refuses one
+ * more once everything else about it holds. Returns what the webhooks are told too, in order (see
+ * eventNotifications).
  */
 export function trackEvent(
   project: Project,
   input: TrackEventInput,
   caps: Pick<Caps, "eventsPerProject">,
 ): { event: RecordedEvent; customer: Customer; notifications: Notification[] } {
+  return writeEvent(project, input, checkEvent(project, input, caps));
+}
+
+/** What a checked event writes: its schema, the customer as resolved, the cards it names, the points it earns. */
+interface CheckedEvent {
+  schema: EventSchema;
+  metadata: Record<string, unknown>;
+  resolved: ResolvedCustomer;
+  loyaltyCard: Voucher | undefined;
+  referralCard: Voucher | undefined;
+  earnings: Earning[];
+}
+
+/** Reads only: every rule of the service, in its order, each refusal one of its errors. */
+function checkEvent(
+  project: Project,
+  input: TrackEventInput,
+  caps: Pick<Caps, "eventsPerProject">,
+): CheckedEvent {
   const schema = project.eventSchemas.findByName(input.event);
   if (!schema) throw eventNotDefined(input.event);
   const metadata = input.metadata ?? {};
@@ -85,7 +113,16 @@ export function trackEvent(
       caps.eventsPerProject,
       CAP_VARIABLES.eventsPerProject,
     );
+  return { schema, metadata, resolved, loyaltyCard, referralCard, earnings };
+}
 
+/** Writes a checked event: the customer, the points, the referral conversion, the event, and the notifications. */
+function writeEvent(
+  project: Project,
+  input: TrackEventInput,
+  checked: CheckedEvent,
+): { event: RecordedEvent; customer: Customer; notifications: Notification[] } {
+  const { schema, metadata, resolved, loyaltyCard, referralCard, earnings } = checked;
   const customer = commitCustomer(project, resolved);
   const customerChange = customerNotification(project, resolved);
   const at = project.clock.iso();
@@ -174,8 +211,8 @@ function earningsFor(
   eventName: string,
   resolved: ResolvedCustomer,
   named: Voucher | undefined,
-) {
-  const earnings: { rule: EarningRule; card: Voucher; points: number }[] = [];
+): Earning[] {
+  const earnings: Earning[] = [];
   for (const rule of project.earningRules.values()) {
     if (rule.event !== eventName || rule.status !== "ACTIVE") continue;
     const card =

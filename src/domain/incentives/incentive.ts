@@ -35,7 +35,7 @@ const itemsEvery = z.strictObject({
 });
 
 /** Which sub-object each calculation type needs (spec table under "Incentive"). */
-export const CALCULATION_PATHS = {
+const CALCULATION_PATHS = {
   PRE_DISCOUNT_ORDER_AMOUNT: ["order", "amount"],
   POST_DISCOUNT_ORDER_AMOUNT: ["order", "total_amount"],
   ORDER_METADATA_VALUE: ["order", "metadata"],

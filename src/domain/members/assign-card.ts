@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { v1Id } from "../../platform/ids.js";
 import type { Campaign } from "../campaigns/campaign.js";
+import { CAP_VARIABLES, type Caps } from "../caps.js";
 import { customerInputSchema } from "../customers/customer-input.js";
 import { commitCustomer, type ResolvedCustomer, resolveCustomer } from "../customers/resolve-customer.js";
 import { limitExceeded, notFound } from "../errors.js";
 import type { Project } from "../projects/project.js";
-import { CAP_VARIABLES, type Caps } from "../projects/settings.js";
 import type { Publication } from "../publications/publication.js";
 import { metadata } from "../shared/schema-parts.js";
 import { generateCode } from "../vouchers/code-generator.js";
 import { invalidity, isUsable } from "../vouchers/validity.js";
 import type { Voucher } from "../vouchers/voucher.js";
-import { completeVoucher } from "../vouchers/voucher-view.js";
+import { completeVoucher } from "../vouchers/voucher.js";
 import type { Notification } from "../webhooks/notification.js";
 import { customerNotification } from "../webhooks/payloads/customer.js";
 import { publicationNotifications } from "../webhooks/payloads/publication.js";
@@ -57,10 +57,11 @@ export interface Assignment {
 }
 
 /**
- * POST /v1/loyalties/{campaignId}/members. Every rule is checked before anything is written, and the writes happen
- * in one synchronous step, so a refused request changes nothing and two concurrent requests can never be handed
- * the same card (the event loop runs one assignment at a time). A project that keeps its most assignments
- * (`caps.membersPerProject`, counted as publications) refuses one more once everything else about it holds.
+ * POST /v1/loyalties/{campaignId}/members: the check, then the write. Every rule is checked before anything is
+ * written, and the write cannot fail on its input and happens in one synchronous step, so a refused request
+ * changes nothing and two concurrent requests can never be handed the same card (the event loop runs one
+ * assignment at a time). A project that keeps its most assignments (`caps.membersPerProject`, counted as
+ * publications) refuses one more once everything else about it holds.
  */
 export function assignCard(
   project: Project,
@@ -68,6 +69,24 @@ export function assignCard(
   input: AssignCardInput,
   caps: Pick<Caps, "membersPerProject">,
 ): Assignment {
+  return writeAssignment(project, input, checkAssignment(project, campaignRef, input, caps));
+}
+
+/** What a checked assignment writes: the campaign, the customer as resolved, and the card to hand out. */
+interface CheckedAssignment {
+  campaign: Campaign;
+  resolved: ResolvedCustomer;
+  /** An existing card, or a new one (AUTO_UPDATE) not stored yet. */
+  card: Voucher;
+}
+
+/** Reads only: every rule of the service, in its order, each refusal one of its errors. */
+function checkAssignment(
+  project: Project,
+  campaignRef: string,
+  input: AssignCardInput,
+  caps: Pick<Caps, "membersPerProject">,
+): CheckedAssignment {
   const campaign = findCampaign(project, campaignRef);
   if (campaign.campaign_type !== "LOYALTY_PROGRAM")
     throw invalidCampaignType(campaign.id, campaign.campaign_type);
@@ -91,7 +110,12 @@ export function assignCard(
       caps.membersPerProject,
       CAP_VARIABLES.membersPerProject,
     );
+  return { campaign, resolved, card };
+}
 
+/** Writes a checked assignment: the customer, the publication and the card, and what the webhooks are told. */
+function writeAssignment(project: Project, input: AssignCardInput, checked: CheckedAssignment): Assignment {
+  const { campaign, resolved, card } = checked;
   const customer = commitCustomer(project, resolved);
   const customerChange = customerNotification(project, resolved);
   const at = project.clock.iso();

@@ -18,7 +18,7 @@ export const templateRequestSchema = z.strictObject({
 export type TemplateRequest = z.output<typeof templateRequestSchema>;
 
 /** `proj-` and 12 hex characters: unguessable enough that parallel jobs never collide. */
-export function freshProjectId(): string {
+function freshProjectId(): string {
   return `proj-${randomBytes(6).toString("hex")}`;
 }
 

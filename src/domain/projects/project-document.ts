@@ -21,7 +21,7 @@ export { COLLECTIONS, type CollectionName } from "./collections.js";
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** About 300 years either way: far enough for any test, near enough that every moment stays a valid date. */
-export const CLOCK_OFFSET_LIMIT_MS = 10_000_000_000_000;
+const CLOCK_OFFSET_LIMIT_MS = 10_000_000_000_000;
 
 /**
  * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the

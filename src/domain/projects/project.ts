@@ -1,28 +1,14 @@
+import { FaultRules } from "../../emulation/faults/fault-rules.js";
+import { RequestJournal } from "../../emulation/journal/journal.js";
+import { RateLimiter } from "../../emulation/rate-limiter.js";
 import type { Clock } from "../../platform/clock.js";
 import { ProjectClock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
-import { ApiKeyStore, toApiKey } from "../auth/api-key.js";
-import { TokenStore, tokenFromInput } from "../auth/token-store.js";
-import { CampaignStore } from "../campaigns/campaign.js";
-import { CustomerStore } from "../customers/customer.js";
-import { EarningRuleStore } from "../earning-rules/earning-rule.js";
-import { EventStore } from "../events/event.js";
-import { EventSchemaStore } from "../events/event-schema.js";
-import { FaultRules } from "../faults/fault-rules.js";
-import { IncentiveStore } from "../incentives/incentive.js";
-import { RequestJournal } from "../journal/journal.js";
-import { LocationStore } from "../locations/location.js";
-import { PublicationStore } from "../publications/publication.js";
-import { RateLimiter } from "../rate-limits/rate-limiter.js";
-import type { KeySet, RecordWatcher } from "../record-store.js";
-import { SegmentStore } from "../segments/segment.js";
-import { TierStructureStore } from "../tiers/tier-structure.js";
-import { publishCount, VoucherStore } from "../vouchers/voucher.js";
-import { publishSummary } from "../vouchers/voucher-view.js";
-import { WebhookStore } from "../webhooks/endpoint.js";
+import type { KeySet } from "../record-store.js";
 import { Outbox } from "../webhooks/outbox.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
+import { buildStores, type ProjectStores, watchStores } from "./stores.js";
 
 /**
  * One tenant: every resource the emulator keeps belongs to exactly one project, held in that project's stores,
@@ -35,20 +21,22 @@ export class Project {
   readonly clock: ProjectClock;
   settings: ProjectSettings;
 
-  readonly apiKeys: ApiKeyStore;
-  readonly tokens: TokenStore;
-  readonly locations: LocationStore;
-  readonly campaigns: CampaignStore;
-  readonly vouchers: VoucherStore;
-  readonly customers: CustomerStore;
-  readonly publications: PublicationStore;
-  readonly segments: SegmentStore;
-  readonly tierStructures: TierStructureStore;
-  readonly incentives: IncentiveStore;
-  readonly earningRules: EarningRuleStore;
-  readonly eventSchemas: EventSchemaStore;
-  readonly events: EventStore;
-  readonly webhooks: WebhookStore;
+  /** The project's stores by collection (stores.ts); each is also a field of its own, named for the resource. */
+  readonly stores: ProjectStores;
+  readonly apiKeys: ProjectStores["api_keys"];
+  readonly tokens: ProjectStores["tokens"];
+  readonly locations: ProjectStores["locations"];
+  readonly campaigns: ProjectStores["campaigns"];
+  readonly vouchers: ProjectStores["vouchers"];
+  readonly customers: ProjectStores["customers"];
+  readonly publications: ProjectStores["publications"];
+  readonly segments: ProjectStores["segments"];
+  readonly tierStructures: ProjectStores["tier_structures"];
+  readonly incentives: ProjectStores["incentives"];
+  readonly earningRules: ProjectStores["earning_rules"];
+  readonly eventSchemas: ProjectStores["event_schemas"];
+  readonly events: ProjectStores["events"];
+  readonly webhooks: ProjectStores["webhooks"];
 
   /**
    * What the control API observes and steers, kept with the project so that a reset or a deletion takes it along
@@ -69,25 +57,21 @@ export class Project {
     this.settings = doc.project.settings;
     this.clock = new ProjectClock(rootClock, doc.project.clock.offset_ms);
 
-    this.apiKeys = new ApiKeyStore(doc.api_keys.map(toApiKey));
-    this.tokens = new TokenStore(doc.tokens.map(tokenFromInput));
-    this.locations = new LocationStore(doc.locations);
-    this.campaigns = new CampaignStore(doc.campaigns);
-    this.customers = new CustomerStore(doc.customers);
-    this.publications = new PublicationStore(doc.publications);
-    this.vouchers = new VoucherStore(this.#countPublications(doc), (id) => this.campaigns.get(id));
-    this.segments = new SegmentStore(doc.segments);
-    this.tierStructures = new TierStructureStore(
-      doc.tier_structures.map((structure) => ({
-        ...structure,
-        tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
-      })),
-    );
-    this.incentives = new IncentiveStore(doc.incentives);
-    this.earningRules = new EarningRuleStore(doc.earning_rules);
-    this.eventSchemas = new EventSchemaStore(doc.event_schemas);
-    this.events = new EventStore(doc.events);
-    this.webhooks = new WebhookStore(doc.webhooks);
+    this.stores = buildStores(doc);
+    this.apiKeys = this.stores.api_keys;
+    this.tokens = this.stores.tokens;
+    this.locations = this.stores.locations;
+    this.campaigns = this.stores.campaigns;
+    this.vouchers = this.stores.vouchers;
+    this.customers = this.stores.customers;
+    this.publications = this.stores.publications;
+    this.segments = this.stores.segments;
+    this.tierStructures = this.stores.tier_structures;
+    this.incentives = this.stores.incentives;
+    this.earningRules = this.stores.earning_rules;
+    this.eventSchemas = this.stores.event_schemas;
+    this.events = this.stores.events;
+    this.webhooks = this.stores.webhooks;
   }
 
   /**
@@ -95,24 +79,7 @@ export class Project {
    * a key's app id, any other record's id); undefined stops the reports. Seeding is not reported.
    */
   watch(watcher: ((collection: CollectionName, key: string, deleted: boolean) => void) | undefined): void {
-    const stores: { [K in CollectionName]: { watch(w: RecordWatcher | undefined): void } } = {
-      api_keys: this.apiKeys,
-      tokens: this.tokens,
-      locations: this.locations,
-      campaigns: this.campaigns,
-      customers: this.customers,
-      vouchers: this.vouchers,
-      publications: this.publications,
-      segments: this.segments,
-      tier_structures: this.tierStructures,
-      incentives: this.incentives,
-      earning_rules: this.earningRules,
-      event_schemas: this.eventSchemas,
-      events: this.events,
-      webhooks: this.webhooks,
-    };
-    for (const [collection, store] of Object.entries(stores) as [CollectionName, typeof stores.tokens][])
-      store.watch(watcher && ((key, deleted) => watcher(collection, key, deleted)));
+    watchStores(this.stores, watcher);
   }
 
   /**
@@ -150,20 +117,5 @@ export class Project {
       caps: defaults.caps,
       webhooks: defaults.webhooks,
     };
-  }
-
-  /**
-   * A card's publication count comes from the publications that name it, when the fixture lists any; a card with
-   * a holder and none listed counts one (see publishCount). Only cards whose count differs get a `publish`.
-   */
-  #countPublications(doc: ProjectDocument) {
-    const published = new Map<string, number>();
-    for (const publication of doc.publications)
-      published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
-    return doc.vouchers.map((voucher) => {
-      const count = published.get(voucher.id);
-      if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
-      return { ...voucher, publish: publishSummary(voucher.code, count) };
-    });
   }
 }

@@ -1,13 +1,15 @@
+import { ChangeFeed } from "../../emulation/change-feed.js";
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
+import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
-import { ChangeFeed } from "../feed/change-feed.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { CredentialIndex, checkFixturesClaimEachOnce } from "./credential-index.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
-import { CAP_VARIABLES, type ProjectDefaults } from "./settings.js";
+import type { ProjectDefaults } from "./settings.js";
 
-export function projectNotFound(id: string): ApiError {
+function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
     details: `Cannot find project with id ${id}`,
     resourceId: id,
@@ -26,8 +28,8 @@ export interface RegistryWatcher {
 }
 
 /**
- * All projects of the server, and the two indexes that find a project from a credential: app id to project and
- * access token to project. The indexes are the only state shared between projects.
+ * All projects of the server, found by id or by a credential (credential-index.ts: app id and access token to
+ * project, the only state shared between projects), with each one's fixtures for reset.
  */
 export class ProjectRegistry {
   readonly clock: Clock;
@@ -38,13 +40,12 @@ export class ProjectRegistry {
   readonly feed: ChangeFeed;
   readonly #projects = new Map<string, Project>();
   readonly #fixtures = new Map<string, ProjectDocument>();
-  readonly #projectByAppId = new Map<string, Project>();
-  readonly #projectByToken = new Map<string, Project>();
+  readonly #credentials = new CredentialIndex();
   #watcher: RegistryWatcher | undefined;
 
   /**
    * `defaults`: the server-wide settings each project falls back on (the entry points take them from
-   * src/settings.ts); `send`: how a webhook delivery is POSTed (node:http by default).
+   * config/settings.ts); `send`: how a webhook delivery is POSTed (node:http by default).
    */
   constructor(options: {
     clock: Clock;
@@ -74,7 +75,7 @@ export class ProjectRegistry {
   add(document: ProjectDocument): Project {
     const id = document.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
-    this.#checkCredentialsFree(document, undefined);
+    this.#credentials.checkFree(document, undefined);
     const project = new Project(document, this.clock);
     this.#fixtures.set(id, document);
     this.#install(project, "added");
@@ -98,7 +99,7 @@ export class ProjectRegistry {
    */
   replace(document: ProjectDocument): Project {
     const current = this.get(document.project.id);
-    this.#checkCredentialsFree(document, current);
+    this.#credentials.checkFree(document, current);
     const project = new Project(document, this.clock);
     this.#uninstall(current);
     this.#install(project, "replaced");
@@ -113,7 +114,7 @@ export class ProjectRegistry {
   restore(fixtures: ProjectDocument, state: ProjectDocument, verify?: (project: Project) => void): Project {
     const id = state.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
-    this.#checkCredentialsFree(state, undefined);
+    this.#credentials.checkFree(state, undefined);
     const project = new Project(state, this.clock);
     verify?.(project);
     this.#fixtures.set(id, deepFreeze(fixtures));
@@ -153,7 +154,7 @@ export class ProjectRegistry {
     const fixtures = this.#fixtures.get(id);
     if (!fixtures) throw projectNotFound(id);
     const current = this.get(id);
-    this.#checkCredentialsFree(fixtures, current);
+    this.#credentials.checkFree(fixtures, current);
     this.#uninstall(current);
     const project = new Project(fixtures, this.clock);
     this.#install(project, "reset");
@@ -165,59 +166,38 @@ export class ProjectRegistry {
    * (they can, once keys have moved between projects), or none is reset.
    */
   resetAll(): void {
-    const appIds = new Map<string, string>();
-    const tokens = new Map<string, string>();
-    for (const [id, fixtures] of this.#fixtures) {
-      for (const key of fixtures.api_keys) claim(appIds, key.app_id, id, `App id ${key.app_id}`);
-      for (const token of fixtures.tokens) claim(tokens, token.access_token, id, "An access token");
-    }
+    checkFixturesClaimEachOnce(this.#fixtures);
     for (const project of this.list()) this.#uninstall(project);
     for (const [, fixtures] of this.#fixtures) this.#install(new Project(fixtures, this.clock), "reset");
   }
 
   projectForAppId(appId: string): Project | undefined {
-    return this.#projectByAppId.get(appId);
+    return this.#credentials.projectForAppId(appId);
   }
 
   projectForToken(accessToken: string): Project | undefined {
-    return this.#projectByToken.get(accessToken);
+    return this.#credentials.projectForToken(accessToken);
   }
 
   indexAppId(appId: string, project: Project): void {
-    const owner = this.#projectByAppId.get(appId);
-    if (owner && owner !== project) throw conflict(`App id ${appId} is used by another project`);
-    this.#projectByAppId.set(appId, project);
+    this.#credentials.indexAppId(appId, project);
   }
 
   unindexAppId(appId: string): void {
-    this.#projectByAppId.delete(appId);
+    this.#credentials.unindexAppId(appId);
   }
 
   indexToken(accessToken: string, project: Project): void {
-    this.#projectByToken.set(accessToken, project);
+    this.#credentials.indexToken(accessToken, project);
   }
 
   unindexTokens(accessTokens: Iterable<string>): void {
-    for (const token of accessTokens) this.#projectByToken.delete(token);
-  }
-
-  /** App ids and access tokens find their project through the indexes, so no two projects may share one. */
-  #checkCredentialsFree(document: ProjectDocument, replacing: Project | undefined): void {
-    for (const key of document.api_keys) {
-      const owner = this.#projectByAppId.get(key.app_id);
-      if (owner && owner !== replacing) throw conflict(`App id ${key.app_id} is used by another project`);
-    }
-    for (const token of document.tokens) {
-      const owner = this.#projectByToken.get(token.access_token);
-      if (owner && owner !== replacing)
-        throw conflict("An access token of the document belongs to another project");
-    }
+    this.#credentials.unindexTokens(accessTokens);
   }
 
   #install(project: Project, kind: InstallKind): void {
     this.#projects.set(project.id, project);
-    for (const key of project.apiKeys.values()) this.#projectByAppId.set(key.app_id, project);
-    for (const token of project.tokens.list()) this.#projectByToken.set(token.accessToken, project);
+    this.#credentials.add(project);
     this.#watchProject(project);
     this.#watcher?.installed(project, kind);
     this.feed.announce(project.id, "project");
@@ -248,17 +228,6 @@ export class ProjectRegistry {
     project.watch(undefined);
     project.journal.watch(undefined);
     this.#projects.delete(project.id);
-    for (const key of project.apiKeys.values())
-      if (this.#projectByAppId.get(key.app_id) === project) this.#projectByAppId.delete(key.app_id);
-    for (const token of project.tokens.list())
-      if (this.#projectByToken.get(token.accessToken) === project)
-        this.#projectByToken.delete(token.accessToken);
+    this.#credentials.remove(project);
   }
-}
-
-function claim(owners: Map<string, string>, credential: string, projectId: string, what: string): void {
-  const owner = owners.get(credential);
-  if (owner !== undefined && owner !== projectId)
-    throw conflict(`${what} is claimed by the fixtures of projects ${owner} and ${projectId}`);
-  owners.set(credential, projectId);
 }

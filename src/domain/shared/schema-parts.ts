@@ -15,13 +15,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * parsed: JSON.parse makes every key, `__proto__` and `constructor` included, a plain own property, and nothing
  * downstream assigns keys one by one (spreads and structuredClone define them), so no prototype is ever touched.
  */
-export const freeObject = z
-  .custom<Record<string, unknown>>(isPlainObject, { message: "should be object" })
-  // The control API's OpenAPI document is generated from these schemas; a custom check has no JSON Schema.
-  .meta({ type: "object", additionalProperties: {} } as never);
+const plainObject = () =>
+  z
+    .custom<Record<string, unknown>>(isPlainObject, { message: "should be object" })
+    // The control API's OpenAPI document is generated from these schemas; a custom check has no JSON Schema.
+    .meta({ type: "object", additionalProperties: {} } as never);
+
+export const freeObject = plainObject();
 
 /** Free key/value attributes; the service stores whatever JSON object it is given. */
-export const metadata = freeObject;
+export const metadata = plainObject();
 
 export function idWithPrefix(prefix: string, body: RegExp = /^[A-Za-z0-9_-]+$/) {
   return z

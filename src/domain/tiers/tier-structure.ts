@@ -5,7 +5,7 @@ import { qualificationRulesSchema } from "./qualification-rules.js";
 
 export const MAX_TIERS_PER_STRUCTURE = 10;
 
-export const tierSchema = z.strictObject({
+const tierSchema = z.strictObject({
   id: hexId("lt"),
   tier_structure_id: z.string().optional(),
   name: z.string().min(1).max(200),
@@ -17,7 +17,7 @@ export const tierSchema = z.strictObject({
   object: z.literal("tier").default("tier"),
 });
 
-export type TierInput = z.output<typeof tierSchema>;
+type TierInput = z.output<typeof tierSchema>;
 export type Tier = TierInput & { tier_structure_id: string };
 
 export const tierStructureSchema = z.strictObject({

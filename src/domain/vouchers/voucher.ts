@@ -1,6 +1,6 @@
+import { hash } from "node:crypto";
 import { z } from "zod";
 import type { Campaign } from "../campaigns/campaign.js";
-import { type KeySet, RecordStore } from "../record-store.js";
 import {
   category,
   freeObject,
@@ -9,15 +9,13 @@ import {
   nullableTimestamp,
   timestamp,
 } from "../shared/schema-parts.js";
-import { IdQueue } from "./id-queue.js";
-import { completeVoucher } from "./voucher-view.js";
 
 const linkedImage = z.strictObject({ id: z.string(), url: z.string() });
 
 /**
  * A voucher as the spec describes it. `campaign`, the category fields, `assets`, `redemption`, `publish` and
  * `object` follow from the other fields, so fixtures may leave them out and the loader fills them in
- * (see voucher-view.ts).
+ * (completeVoucher, below).
  */
 export const voucherSchema = z.strictObject({
   id: idWithPrefix("v"),
@@ -84,163 +82,73 @@ export type Voucher = Omit<VoucherInput, "category" | "category_id" | "categorie
     holder_id?: string | null;
   };
 
-/**
- * Vouchers of a project, by id and by code, plus the two lookups card assignment needs to stay fast at any size:
- * each campaign's cards still open for publication (in a stable order: the order they were stored in), and the
- * cards each customer holds. Both are kept in step by `put`, so they never drift from the records.
- *
- * Records are kept as they were given: a fixture card without its derived parts (campaign name, categories,
- * assets, redemption and publish summaries) stays that small, and every read completes it from its campaign. A
- * million-card campaign then costs the cards, not five derived objects per card. Records are never changed in place:
- * writes put a new object.
- */
-export class VoucherStore extends RecordStore<VoucherInput> {
-  readonly #byCode = this.index((voucher) => voucher.code);
-  readonly #campaigns: CampaignLookup;
-  /** campaign id -> ids of its active, unpublished cards, in the order they were stored. */
-  readonly #open = new Map<string, IdQueue>();
-  /** customer id -> ids of the vouchers they hold. */
-  readonly #held = new Map<string, Set<string>>();
-
-  constructor(vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
-    super("voucher", vouchers);
-    this.#campaigns = campaigns;
-    // Each id comes once from the store's own map, and cards of a campaign mostly follow one another: an open
-    // card is queued without a membership lookup, and its campaign's queue looked up only when the campaign
-    // changes (two million map lookups less for a million-card campaign, at every start and restart).
-    let campaign: string | undefined;
-    let queue: IdQueue | undefined;
-    for (const voucher of super.values()) {
-      if (voucher.holder_id || !isOpen(voucher)) this.#track(voucher);
-      else {
-        if (queue === undefined || voucher.campaign_id !== campaign) {
-          campaign = voucher.campaign_id;
-          queue = this.#open.get(campaign) ?? newQueue();
-          this.#open.set(campaign, queue);
-        }
-        queue.addNew(voucher.id);
-      }
-    }
-  }
-
-  override get(id: string): Voucher {
-    return this.#complete(super.get(id));
-  }
-
-  override find(id: string): Voucher | undefined {
-    const voucher = super.find(id);
-    return voucher && this.#complete(voucher);
-  }
-
-  /** The codes of the cards, as a set. */
-  get codes(): KeySet {
-    return this.keysOf(this.#byCode);
-  }
-
-  findByCode(code: string): Voucher | undefined {
-    const voucher = this.#byCode(code);
-    return voucher && this.#complete(voucher);
-  }
-
-  override list(): Voucher[] {
-    return [...this.values()];
-  }
-
-  override *values(): IterableIterator<Voucher> {
-    for (const voucher of super.values()) yield this.#complete(voucher);
-  }
-
-  /** The records as stored, derived parts left out where they were left out: what a state export writes. */
-  records(): IterableIterator<VoucherInput> {
-    return super.values();
-  }
-
-  override put(voucher: VoucherInput): Voucher {
-    const previous = super.find(voucher.id);
-    // An update that leaves a card where it was (open, or held by the same customer) keeps its place in order.
-    const unmoved = previous !== undefined && samePlace(previous, voucher);
-    if (previous && !unmoved) this.#untrack(previous);
-    super.put(voucher);
-    if (!unmoved) this.#track(voucher);
-    return this.#complete(voucher);
-  }
-
-  override delete(id: string): boolean {
-    const previous = super.find(id);
-    if (previous) this.#untrack(previous);
-    return super.delete(id);
-  }
-
-  /**
-   * The first of the campaign's open cards, in their stable order, that `usable` accepts. Cards are looked at as
-   * stored (completing one builds its derived parts), so skipping a card costs a lookup; only the one returned is
-   * completed. The cost is the cards skipped (ones outside their validity window), never the size of the campaign.
-   */
-  firstOpenCard(campaignId: string, usable: (card: VoucherInput) => boolean): Voucher | undefined {
-    for (const id of this.#open.get(campaignId) ?? []) {
-      const card = super.find(id);
-      if (card && usable(card)) return this.#complete(card);
-    }
-    return undefined;
-  }
-
-  /** The vouchers a customer holds, optionally only those of one campaign. */
-  heldBy(customerId: string, campaignId?: string): Voucher[] {
-    const held: Voucher[] = [];
-    for (const id of this.#held.get(customerId) ?? []) {
-      const voucher = this.find(id);
-      if (voucher && (campaignId === undefined || voucher.campaign_id === campaignId)) held.push(voucher);
-    }
-    return held;
-  }
-
-  #complete(voucher: VoucherInput): Voucher {
-    return completeVoucher(voucher, this.#campaigns(voucher.campaign_id), publishCount(voucher));
-  }
-
-  #track(voucher: VoucherInput): void {
-    if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id, newSet);
-    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id, newQueue);
-  }
-
-  #untrack(voucher: VoucherInput): void {
-    if (voucher.holder_id) this.#held.get(voucher.holder_id)?.delete(voucher.id);
-    this.#open.get(voucher.campaign_id)?.delete(voucher.id);
-  }
-}
-
-export type CampaignLookup = (campaignId: string) => Campaign;
-
 /** A card held by a customer counts one publication unless its record says otherwise. */
 export function publishCount(voucher: VoucherInput): number {
   return voucher.publish?.count ?? (voucher.holder_id ? 1 : 0);
 }
 
-/** Open for publication: switched on and never handed out. Validity windows are the caller's to check. */
-function isOpen(voucher: VoucherInput): boolean {
-  return voucher.active && !voucher.holder_id && publishCount(voucher) === 0;
+/** Where the emulator says a voucher's QR and barcode images live; the real service links to its asset host. */
+const DEFAULT_ASSETS_BASE_URL = "https://assets.loyalty-mock.invalid";
+
+/**
+ * The service identifies asset images by an encrypted form of the code (ids begin `U2FsdGVkX1`, the salted-cipher
+ * header). The emulator keeps the look and makes the id a stable digest, so the same code always has the same id.
+ */
+function assetId(code: string, kind: "qr" | "barcode"): string {
+  // One-shot hashing: the same digest as createHash().update().digest(), at a fraction of the cost per card read.
+  return `U2FsdGVkX1${hash("sha256", `${kind}:${code}`, "base64url").slice(0, 32)}`;
 }
 
-/** Whether two versions of a card sit in the same list: held by the same customer, or open in the same campaign. */
-function samePlace(a: VoucherInput, b: VoucherInput): boolean {
-  if (a.holder_id || b.holder_id) return a.holder_id === b.holder_id;
-  const open = isOpen(a);
-  return open === isOpen(b) && (!open || a.campaign_id === b.campaign_id);
+function voucherAssets(code: string, baseUrl: string = DEFAULT_ASSETS_BASE_URL): Voucher["assets"] {
+  const qr = assetId(code, "qr");
+  const barcode = assetId(code, "barcode");
+  return {
+    qr: { id: qr, url: `${baseUrl}/api/v1/assets/qr/${qr}` },
+    barcode: { id: barcode, url: `${baseUrl}/api/v1/assets/barcode/${barcode}` },
+  };
 }
 
-const newSet = () => new Set<string>();
-const newQueue = () => new IdQueue();
+/**
+ * Fills in the parts of a voucher that follow from the rest, keeping any the record spells out. A record that has
+ * them all is returned as it is.
+ */
+export function completeVoucher(input: VoucherInput, campaign: Campaign, publishCount: number): Voucher {
+  if (isComplete(input)) return input;
+  const code = encodeURIComponent(input.code);
+  return {
+    ...input,
+    campaign: input.campaign ?? campaign.name,
+    category: input.category !== undefined ? input.category : campaign.category,
+    category_id: input.category_id !== undefined ? input.category_id : campaign.category_id,
+    categories: input.categories ?? campaign.categories,
+    assets: input.assets ?? voucherAssets(input.code),
+    redemption: input.redemption ?? {
+      quantity: null,
+      redeemed_quantity: 0,
+      redeemed_points: 0,
+      object: "list",
+      url: `/v1/vouchers/${code}/redemptions?page=1&limit=10`,
+    },
+    publish: input.publish ?? publishSummary(input.code, publishCount),
+  };
+}
 
-function addTo<C extends { add(id: string): unknown }>(
-  map: Map<string, C>,
-  key: string,
-  id: string,
-  create: () => C,
-): void {
-  let ids = map.get(key);
-  if (!ids) {
-    ids = create();
-    map.set(key, ids);
-  }
-  ids.add(id);
+export function publishSummary(code: string, count: number): Voucher["publish"] {
+  return {
+    object: "list",
+    count,
+    url: `/v1/vouchers/${encodeURIComponent(code)}/publications?page=1&limit=10`,
+  };
+}
+
+function isComplete(input: VoucherInput): input is Voucher {
+  return (
+    input.campaign !== undefined &&
+    input.category !== undefined &&
+    input.category_id !== undefined &&
+    input.categories !== undefined &&
+    input.assets !== undefined &&
+    input.redemption !== undefined &&
+    input.publish !== undefined
+  );
 }

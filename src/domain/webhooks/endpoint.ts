@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { secretToken, v2Id } from "../../platform/ids.js";
+import { CAP_VARIABLES } from "../caps.js";
 import { invalidPayload, limitExceeded } from "../errors.js";
-import { CAP_VARIABLES } from "../projects/settings.js";
 import { RecordStore } from "../record-store.js";
 import { idWithPrefix, timestamp } from "../shared/schema-parts.js";
 import { type AllowedHosts, targetProblem } from "./target.js";

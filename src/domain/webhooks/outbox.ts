@@ -1,11 +1,11 @@
+import { Ring } from "../../emulation/journal/ring.js";
 import type { PostOutcome } from "../../platform/http-post.js";
 import { v2Id } from "../../platform/ids.js";
 import { notFound } from "../errors.js";
-import { Ring } from "../journal/ring.js";
 import type { Envelope } from "./envelope.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "not_sent"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One sendout as the audit log ("webhook send outs") keeps it: the envelope sent, to which endpoint, and how the

@@ -19,7 +19,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** The loopback rule and the setting that widens it, as said in every refusal. */
-export const LOOPBACK_RULE =
+const LOOPBACK_RULE =
   "webhook targets must be loopback addresses (127.0.0.0/8, ::1, localhost); LOYALTY_MOCK_WEBHOOK_HOSTS allows other hosts";
 
 /** Why a URL cannot be a webhook target, or undefined when it can. */

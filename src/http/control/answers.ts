@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { FAULT_ACTIONS } from "../../domain/faults/fault-rules.js";
-import { projectSettingsSchema, rateLimitSchema, V2_AUTH_MODES } from "../../domain/projects/settings.js";
+import { projectSettingsSchema, V2_AUTH_MODES } from "../../domain/projects/settings.js";
+import { FAULT_ACTIONS } from "../../emulation/faults/fault-rules.js";
+import { rateLimitSchema } from "../../emulation/rate-limiter.js";
 
 /**
  * The control API's own answers, as zod schemas: the document is generated from them (components.ts) and every

@@ -1,4 +1,4 @@
-import type { Fault } from "../../domain/faults/fault-rules.js";
+import type { Fault } from "../../emulation/faults/fault-rules.js";
 import { clearedAnswer, deletedAnswer, faultAnswer, listSchema } from "./answers.js";
 import { faultInputSchema } from "./fault-input.js";
 import { type ControlRoute, row } from "./route-table.js";

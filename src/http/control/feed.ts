@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { z } from "zod";
-import type { FeedBatch } from "../../domain/feed/change-feed.js";
+import type { FeedBatch } from "../../emulation/change-feed.js";
 import type { ControlDeps } from "./deps.js";
 import { type ControlRoute, row } from "./route-table.js";
 
@@ -21,7 +21,7 @@ function eventOf(batch: FeedBatch): string {
 
 /**
  * GET /__mock/projects/{projectId}/feed: server-sent events telling what changed in the project (see
- * domain/feed/change-feed.ts), for the dashboard. Behind the admin token like every control call; the page reads
+ * emulation/change-feed.ts), for the dashboard. Behind the admin token like every control call; the page reads
  * it with fetch() and a stream reader, as EventSource cannot send the token's header and a token in the URL would
  * end up in logs and history. One JSON text per batch, whatever the number of requests in it.
  */

@@ -1,8 +1,7 @@
 import type { RequestHandler, Router } from "express";
 import { z } from "zod";
 import { jsonBody } from "../body.js";
-import { InputError } from "../error-handler.js";
-import { methodNotAllowed } from "../errors.js";
+import { InputError, methodNotAllowed } from "../errors.js";
 import { streamedJsonBody } from "../streamed-json.js";
 import type { ControlDeps } from "./deps.js";
 import { type ControlRoute, paramsOf } from "./route-table.js";

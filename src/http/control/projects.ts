@@ -14,7 +14,7 @@ import { keyView, listOf, projectView } from "./shapes.js";
 const projectList = listSchema("projects", projectAnswer);
 
 /** A template request or a posted document: told apart by `template`, so the handler parses it (see below). */
-export const createProjectBody = z.unknown().meta({
+const createProjectBody = z.unknown().meta({
   oneOf: [
     { $ref: "#/components/schemas/TemplateRequest" },
     { $ref: "#/components/schemas/PostedProjectDocument" },

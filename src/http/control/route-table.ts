@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { ControlDeps } from "./deps.js";
 
-export type ControlMethod = "get" | "post" | "put" | "patch" | "delete";
+type ControlMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /** What a handler gets: the parsed query and body when its row declares them, else the raw ones. */
 export interface ControlCall<Query = unknown, Body = unknown> {
@@ -15,7 +15,7 @@ export interface ControlCall<Query = unknown, Body = unknown> {
 }
 
 /** The errors a route may answer besides success, by status: the keys it uses for each. */
-export type ControlErrors = Partial<Record<400 | 404 | 409, readonly string[]>>;
+type ControlErrors = Partial<Record<400 | 404 | 409, readonly string[]>>;
 
 /**
  * One control route: how it is called, what it answers, how it is documented and what it does. The routes are

@@ -1,6 +1,7 @@
 import type { Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
-import { collectionView, EXPORT_ORDER, projectHeader } from "../../domain/projects/state.js";
+import { collectionView, projectHeader } from "../../domain/projects/state-export.js";
+import { EXPORT_ORDER } from "../../domain/projects/stores.js";
 
 /** About this much JSON is written at a time: a slice is built in one synchronous step, then waits for the socket. */
 const SLICE_CHARS = 64 * 1024;

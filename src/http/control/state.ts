@@ -1,5 +1,5 @@
 import { projectDocumentSchema } from "../../domain/projects/project-document.js";
-import { replaceProjectState } from "../../domain/projects/state.js";
+import { replaceProjectState } from "../../domain/projects/state-import.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { sendProjectState } from "./state-stream.js";
 

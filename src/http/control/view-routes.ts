@@ -4,7 +4,7 @@ import { type ControlRoute, row } from "./route-table.js";
 import { listOf } from "./shapes.js";
 import { VIEWS, type View } from "./views.js";
 
-export const DEFAULT_VIEW_LIMIT = 100;
+const DEFAULT_VIEW_LIMIT = 100;
 
 function listQuery(view: View) {
   const filters = Object.fromEntries(view.filters.map((field) => [field, z.string().optional()]));

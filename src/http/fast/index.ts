@@ -6,7 +6,7 @@
  */
 import type { RequestListener } from "node:http";
 import type { Express, NextFunction, Request } from "express";
-import type { JournalEntry, RequestJournal } from "../../domain/journal/journal.js";
+import type { JournalEntry, RequestJournal } from "../../emulation/journal/journal.js";
 import { plainJsonLength, readPlainJson } from "./json-reader.js";
 import { DeferredEntry, type RecordHead } from "./lazy-journal.js";
 import { appMessageClasses, type MessageClasses } from "./prototypes.js";

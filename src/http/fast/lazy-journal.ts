@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalRecord } from "../../domain/journal/journal.js";
+import type { JournalEntry, JournalRecord } from "../../emulation/journal/journal.js";
 
 /** What the journal's filters read of a record, at hand without building its entry. */
 export type RecordHead = Pick<JournalRecord, "timeMs" | "method" | "path" | "status">;

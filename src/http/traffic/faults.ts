@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { ApiError } from "../../domain/errors.js";
-import type { Fault } from "../../domain/faults/fault-rules.js";
+import type { Fault } from "../../emulation/faults/fault-rules.js";
 import { requestIdOf } from "../context.js";
 import { statusKey } from "../control/fault-input.js";
 import { sendError } from "../error-handler.js";

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
-import type { JournalEntry } from "../../domain/journal/journal.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import type { JournalEntry } from "../../emulation/journal/journal.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
@@ -13,7 +13,7 @@ import { redactBody, redactHeaders } from "./redact.js";
  * larger than this is kept as its first bytes (or a note) rather than whole, so a full journal costs at most
  * JOURNAL_SIZE times this much per project rather than JOURNAL_SIZE times the body limit.
  */
-export const RAW_BODY_LIMIT = 64 * 1024;
+const RAW_BODY_LIMIT = 64 * 1024;
 
 /** What the traffic middleware learns after the entry began: which fault hit the request, whether it was limited. */
 export interface EntryNotes {

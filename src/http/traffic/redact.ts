@@ -1,6 +1,6 @@
 import { SECRET_HEADERS } from "../../platform/logger.js";
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Properties whose values are secrets wherever they appear in a body: the token endpoint's answer. */
 const SECRET_PROPERTIES = new Set(["access_token"]);

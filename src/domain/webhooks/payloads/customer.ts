@@ -59,7 +59,7 @@ const NO_LOYALTY = Object.freeze({ points: 0, referred_customers: 0, campaigns: 
  * record's fields (nulls left out: the schema types them as strings), the summary, loyalty and referrals. A new
  * customer holds nothing yet, so its loyalty is the empty one without a lookup.
  */
-export function customerWithSummary(project: Project, customer: Customer, isNew: boolean): Json {
+function customerWithSummary(project: Project, customer: Customer, isNew: boolean): Json {
   return {
     ...present({
       id: customer.id,

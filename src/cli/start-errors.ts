@@ -1,8 +1,8 @@
-import { StateFileError } from "./persistence/state-file.js";
-import { FixtureError } from "./platform/fixtures.js";
-import type { StartOptions } from "./server.js";
-import { ConfigError, SETTINGS } from "./settings.js";
-import { type Row, variableOf } from "./settings-table.js";
+import { ConfigError, SETTINGS } from "../config/settings.js";
+import { type Row, variableOf } from "../config/settings-table.js";
+import type { StartOptions } from "../config/start-options.js";
+import { StateFileError } from "../persistence/state-file.js";
+import { FixtureError } from "../platform/fixtures.js";
 import { UsageError } from "./usage-error.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { LogLevel } from "./platform/logger.js";
-import type { StartOptions } from "./server.js";
+import type { LogLevel } from "../platform/logger.js";
+import type { StartOptions } from "./start-options.js";
 
 /**
  * The shape of the settings table (settings.ts) and the reading of its rows. The types tie each row to the option
@@ -14,7 +14,7 @@ import type { StartOptions } from "./server.js";
  */
 type Options = StartOptions & { logLevel?: LogLevel; exitWithParent?: boolean };
 /** Options that group several settings, one row for each of their keys. */
-export type Group = "connectionLimits" | "inputLimits" | "caps";
+type Group = "connectionLimits" | "inputLimits" | "caps";
 type Inner<G extends Group> = Required<NonNullable<Options[G]>>;
 
 /** An option (`port`) or a key of a group (`connectionLimits.headerBytes`). */
@@ -76,7 +76,7 @@ export function rowsOf(table: SettingsTable): [option: string, row: Row<unknown>
  * The one prefix of the server's variables, so that an application's own PORT, HOST or LOG_LEVEL (in its CI
  * environment, say) never configures the mock. Every row's variable is derived here, rows added later included.
  */
-export const ENV_PREFIX = "LOYALTY_MOCK_";
+const ENV_PREFIX = "LOYALTY_MOCK_";
 
 /** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
 export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;

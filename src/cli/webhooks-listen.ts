@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
-import { verifySignature } from "./domain/webhooks/envelope.js";
+import { verifySignature } from "../domain/webhooks/envelope.js";
 import { UsageError } from "./usage-error.js";
 
 /**

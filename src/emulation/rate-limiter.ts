@@ -1,4 +1,16 @@
-import type { RateLimit } from "../projects/settings.js";
+import { z } from "zod";
+
+/**
+ * The real service counts a project's API calls per hour or per minute depending on the plan; a project here may
+ * have any fixed window. Projects without one get the server's per-minute default (RATE_LIMIT_PER_MINUTE).
+ */
+export const rateLimitSchema = z.strictObject({
+  // As high as RATE_LIMIT_PER_MINUTE goes: load tests send millions of calls a minute to one project.
+  limit: z.number().int().min(1).max(1_000_000_000),
+  window_seconds: z.number().int().min(1).max(86_400).default(3600),
+});
+
+export type RateLimit = z.output<typeof rateLimitSchema>;
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SETTINGS } from "./settings.js";
-import { formerVariableOf, variableOf } from "./settings-table.js";
+import { SETTINGS } from "../config/settings.js";
+import { formerVariableOf, variableOf } from "../config/settings-table.js";
 import { UsageError } from "./usage-error.js";
 
 /**

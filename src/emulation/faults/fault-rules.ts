@@ -1,6 +1,6 @@
+import { CAP_VARIABLES } from "../../domain/caps.js";
+import { type ApiError, limitExceeded, notFound } from "../../domain/errors.js";
 import { v2Id } from "../../platform/ids.js";
-import { type ApiError, limitExceeded, notFound } from "../errors.js";
-import { CAP_VARIABLES } from "../projects/settings.js";
 import { RuleIndex } from "./rule-index.js";
 
 /**
@@ -36,7 +36,7 @@ export interface Fault extends FaultSpec {
   created_at: string;
 }
 
-export function faultNotFound(id: string): ApiError {
+function faultNotFound(id: string): ApiError {
   return notFound("fault", id);
 }
 

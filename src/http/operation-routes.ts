@@ -5,36 +5,12 @@ import type { NotificationCause } from "../domain/webhooks/envelope.js";
 import type { Notify } from "../domain/webhooks/notification.js";
 import { requireAuth } from "./authenticate.js";
 import { formBody, jsonBody } from "./body.js";
-import { getAuth, getInput, requestIdOf } from "./context.js";
-import { methodNotAllowed, notAcceptable, notEmulated } from "./errors.js";
+import { getInput, recheckedAuth, requestIdOf } from "./context.js";
+import { notAcceptable, notEmulated } from "./errors.js";
 import { expressPath, OPERATIONS, type Operation } from "./operations.js";
 import { realOperationsFor } from "./real-operations.js";
+import { type Method, route } from "./route.js";
 import { validate } from "./validate.js";
-
-type Method = "get" | "post" | "put" | "patch" | "delete";
-
-/**
- * Declares one path with the methods it answers; any other method on it is 405 with an Allow header, rather than
- * the 404 an unknown path gets (FIDELITY.md, "Unknown route"). `otherMethod` may answer such a request first.
- */
-export function route(
-  router: IRouter,
-  path: string,
-  methods: Partial<Record<Method, RequestHandler[]>>,
-  otherMethod?: RequestHandler,
-): void {
-  const entry = router.route(path);
-  const allowed: string[] = [];
-  for (const [method, handlers] of Object.entries(methods) as [Method, RequestHandler[]][]) {
-    entry[method](...handlers);
-    allowed.push(method.toUpperCase());
-    if (method === "get") allowed.push("HEAD");
-  }
-  if (otherMethod) entry.all(otherMethod);
-  entry.all((req) => {
-    throw methodNotAllowed(req.method, allowed);
-  });
-}
 
 /**
  * 406 for an Accept that rules JSON out (errors.mdx: "In most cases the only available response format is
@@ -63,7 +39,7 @@ const realButNotEmulated: RequestHandler = (req, _res, next) => {
  * What the envelope's `event` says caused a notification: the request (`group_id`) and the key behind it, by its
  * name in the project (`api_key.name`; its app id when it has none), for key pairs and the key's tokens alike.
  */
-export function causeOf(auth: AuthContext, requestId: string): NotificationCause {
+function causeOf(auth: AuthContext, requestId: string): NotificationCause {
   const appId = auth.key?.app_id ?? auth.token?.appId ?? "";
   const key = auth.key ?? auth.project.apiKeys.find(appId);
   return { requestId, apiKey: { name: key?.name ?? appId, app_id: appId } };
@@ -88,7 +64,7 @@ function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): Reque
     ...(schema ? [validate(schema)] : []),
     (req, res) => {
       const input = schema ? getInput(res) : { params: req.params, body: req.body };
-      const auth = getAuth(res);
+      const auth = recheckedAuth(res);
       const notify: Notify = (notifications) =>
         registry.dispatcher.notify(auth.project, notifications, causeOf(auth, requestIdOf(req)));
       res.json(row.run({ registry, auth, input, notify }));

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseVerify, type VerifyCommand } from "./cli/verify/command.js";
-import { SETTINGS } from "./settings.js";
-import { problemOf, type Row, rowsOf, variableOf } from "./settings-table.js";
+import { SETTINGS } from "../config/settings.js";
+import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
 import { UsageError } from "./usage-error.js";
+import { parseVerify, type VerifyCommand } from "./verify/command.js";
 import { parseWait, type WaitCommand } from "./wait.js";
 import { type ListenCommand, parseListen } from "./webhooks-listen.js";
 
@@ -119,6 +119,6 @@ export function usage(): string {
 }
 
 export function version(): string {
-  const manifest = new URL("../package.json", import.meta.url);
+  const manifest = new URL("../../package.json", import.meta.url);
   return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
 }

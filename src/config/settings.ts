@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "./domain/projects/settings.js";
-import { STATE_SYNC_MODES } from "./persistence/state-writer.js";
-import { deepFreeze } from "./platform/deep-freeze.js";
-import type { LogLevel } from "./platform/logger.js";
+import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js";
+import { STATE_SYNC_MODES } from "../persistence/state-writer.js";
+import { deepFreeze } from "../platform/deep-freeze.js";
+import type { LogLevel } from "../platform/logger.js";
 import { corsOrigins, host, int, trustProxy, webhookHosts } from "./setting-schemas.js";
 import {
   optionsFrom,
@@ -26,7 +26,7 @@ const LOG_LEVELS = [
 /**
  * Every setting of the server, one row each, keyed by the startServer option it fills: its environment variable,
  * its flag (where the command line has one), its help line, how its text is read and checked, and its default (a
- * row without one is unset unless given). The command line, `main`, startServer's and the library's defaults
+ * row without one is unset unless given). The command line (cli/), startServer's and the library's defaults
  * all come from here; README "Settings" and .env.example list the same (a test holds them to it).
  */
 export const SETTINGS = {

@@ -1,0 +1,41 @@
+import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./command-line.js";
+import { serve } from "./serve.js";
+import { runVerify } from "./verify/run.js";
+import { runWait } from "./wait.js";
+import { runListen } from "./webhooks-listen.js";
+
+function commandLine(args: readonly string[]): CommandLine {
+  try {
+    return parseCommandLine(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`loyalty-mock: ${error.message}\nRun loyalty-mock --help to see the options.\n`);
+    process.exit(2);
+  }
+}
+
+/** The `loyalty-mock` command: the server (the default), or one of its subcommands, or its help or version. */
+export function runCommand(args: readonly string[]): void {
+  const line = commandLine(args);
+  if (line.command === "help") process.stdout.write(usage());
+  else if (line.command === "version") process.stdout.write(`${version()}\n`);
+  else if (line.command === "wait") runWait(line, process.env).then((status) => process.exit(status));
+  else if (line.command === "webhooks-listen")
+    runListen(line).catch((error: unknown) => {
+      process.stderr.write(`loyalty-mock: webhooks listen: ${(error as Error).message}\n`);
+      process.exit(1);
+    });
+  else if (line.command === "verify")
+    runVerify(line, {
+      env: process.env,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      version: version(),
+    })
+      .then((status) => process.exit(status))
+      .catch((error: unknown) => {
+        process.stderr.write(`loyalty-mock: verify: ${(error as Error).message}\n`);
+        process.exit(2);
+      });
+  else void serve(line);
+}

@@ -1,0 +1,76 @@
+import { readEnvFile } from "../config/env-file.js";
+import { readConfig, settingsOf } from "../config/settings.js";
+import type { StartOptions } from "../config/start-options.js";
+import { createLogger } from "../platform/logger.js";
+import { startServer } from "../server.js";
+import type { CommandLine } from "./command-line.js";
+import { openControlWarning } from "./exposure.js";
+import { launcherOf, watchLauncher } from "./launcher.js";
+import { startFailure } from "./start-errors.js";
+
+type Serve = Extract<CommandLine, { command: "serve" }>;
+
+const say = (line: string) => process.stderr.write(`loyalty-mock: ${line}\n`);
+
+/**
+ * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and the --env-file (in that
+ * order of precedence), the projects loaded (from the state file when there is one), the server listening, and
+ * its address on stderr; SIGINT and SIGTERM stop it cleanly: no new connections, in-flight requests finished,
+ * state saved, exit 0. What stops the start is said in one line per problem (start-errors.ts).
+ */
+export async function serve(line: Serve): Promise<void> {
+  // Taken as the bin starts: a launcher that is gone before the server listens is still noticed.
+  const launcher = launcherOf();
+  let options: StartOptions = {};
+  try {
+    // Variables already set win over the file, as with Node's own --env-file.
+    const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
+    const { logLevel, exitWithParent, ...settings } = settingsOf(
+      readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
+    );
+    options = settings;
+    const logger = createLogger({ level: logLevel });
+    const running = await startServer({ ...settings, logger });
+    // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
+    process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    const warning = openControlWarning(settings.host, settings.adminToken);
+    if (warning !== undefined) say(warning);
+    const projects = running.registry.list().map((project) => project.id);
+    logger.info(
+      { url: running.url, projects, stateFile: settings.stateFile },
+      `loyalty-mock listening on ${running.url}`,
+    );
+    const stop = stopOnSignals(running, logger);
+    if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`), { launcher });
+  } catch (error) {
+    const failure = startFailure(error, options);
+    for (const text of failure.lines) say(text);
+    process.exit(failure.status);
+  }
+}
+
+function stopOnSignals(
+  running: Awaited<ReturnType<typeof startServer>>,
+  logger: ReturnType<typeof createLogger>,
+): (reason: string) => void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    // Exit only once the asynchronous log destination has written everything.
+    running.close().then(
+      () => {
+        if (running.stateWriter) logger.info({ file: running.stateWriter.file }, "state saved");
+        logger.flush(() => process.exit(0));
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        logger.flush(() => process.exit(1));
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  return stop;
+}

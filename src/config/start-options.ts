@@ -1,0 +1,67 @@
+import type { Logger } from "pino";
+import type { Caps } from "../domain/caps.js";
+import type { ProjectDocument } from "../domain/projects/project-document.js";
+import type { V2AuthMode } from "../domain/projects/settings.js";
+import type { AllowedHosts } from "../domain/webhooks/target.js";
+import type { CorsOrigins } from "../http/cors.js";
+import type { SpeedTricks } from "../http/fast/index.js";
+import type { ConnectionLimits } from "../http/http-server.js";
+import type { InputLimits } from "../http/input-limits.js";
+import type { StateSyncMode } from "../persistence/state-writer.js";
+import type { Clock } from "../platform/clock.js";
+
+/** Each option left out (or undefined) takes its default from the settings table, config/settings.ts. */
+export interface StartOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** A fixtures folder; the embedded default dataset when absent. */
+  fixturesDir?: string;
+  /** Project documents to serve instead of reading a folder. */
+  documents?: ProjectDocument[];
+  /**
+   * Keeps every project's state in this file across restarts: restored from it at start when it exists (the
+   * fixtures are then not read), saved to it as the state changes and on close.
+   */
+  stateFile?: string;
+  /** `interval`: changes saved together, at most `stateSaveIntervalMs` later; `always`: before the response. */
+  stateSync?: StateSyncMode;
+  /** Longest a change waits to be saved in `interval` mode. */
+  stateSaveIntervalMs?: number;
+  /** A new snapshot is written once the change log passes this many bytes and the last snapshot's size. */
+  stateCompactBytes?: number;
+  logger?: Logger;
+  clock?: Clock;
+  bodyLimit?: number;
+  tokenGraceSeconds?: number;
+  /** Most live OAuth tokens per project. */
+  tokenLimit?: number;
+  /** API calls per minute of its clock each project may make unless it sets its own rate_limit; 0: none. */
+  rateLimitPerMinute?: number;
+  v2AuthMode?: V2AuthMode;
+  trustProxy?: boolean | string | number;
+  /** Browser origins allowed to call (CORS): `*` for any, or a list of exact origins. */
+  corsOrigins?: CorsOrigins;
+  /** When set, every control call (/__mock) must send it in X-Mock-Admin-Token. */
+  adminToken?: string;
+  /** Requests each project's journal keeps. */
+  journalSize?: number;
+  /** Longest close() waits for in-flight requests before cutting their connections. */
+  drainTimeoutMs?: number;
+  /** Request head size and slow-client timeouts (README "Security and limits"). */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** JSON depth, string length and metadata size limits of request bodies. */
+  inputLimits?: Partial<InputLimits>;
+  /** Most projects, and most keys, fault rules, events and card assignments per project. */
+  caps?: Partial<Caps>;
+  /** Longest one webhook delivery may take. */
+  webhookTimeoutMs?: number;
+  /** Webhook deliveries that may wait per endpoint behind the one in flight. */
+  webhookQueueLimit?: number;
+  /** Webhook deliveries each project's outbox keeps. */
+  webhookOutboxSize?: number;
+  /** Hosts webhook URLs may name besides loopback, or `*` for any. */
+  webhookHosts?: AllowedHosts;
+  /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
+  speedTricks?: SpeedTricks;
+}

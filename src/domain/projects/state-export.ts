@@ -1,0 +1,46 @@
+import type { Project } from "./project.js";
+import type { CollectionName, ProjectDocument } from "./project-document.js";
+import { type CollectionView, EXPORT_ORDER, storeView } from "./stores.js";
+
+/**
+ * A project's whole state as a project document, in the fixture format: what `new Project(document)` would
+ * build again. Records are written as they are stored: a card the API wrote is whole, a fixture card still leaves
+ * out what follows from the rest (as fixtures may). Records keep their order (the members endpoint hands out cards
+ * in that order). The result shares nothing with the project.
+ */
+export function exportProject(project: Project): ProjectDocument {
+  return structuredClone(projectState(project));
+}
+
+/**
+ * The same document as `exportProject`, sharing the project's records instead of copying them: a view to read at
+ * once, never to keep or change. It lets a test compare states without copying every record: a record the project
+ * still shares with its frozen fixtures is the same object, unchanged.
+ */
+export function projectState(project: Project): ProjectDocument {
+  const collections = Object.fromEntries(
+    EXPORT_ORDER.map((name) => [
+      name,
+      Array.from(collectionView(project, name).entries(), ([, record]) => record),
+    ]),
+  ) as { [K in CollectionName]: ProjectDocument[K] };
+  return { project: projectHeader(project), ...collections };
+}
+
+/**
+ * A collection's records as `projectState` writes them, one at a time: what a state file logs for a change and
+ * streams for a snapshot, and what a streamed export writes, without building the whole document.
+ */
+export function collectionView(project: Project, name: CollectionName): CollectionView {
+  return storeView(project.stores, name);
+}
+
+/** The `project` part of a project's document: what is not in a collection. */
+export function projectHeader(project: Project): ProjectDocument["project"] {
+  return {
+    id: project.id,
+    name: project.name,
+    settings: project.settings,
+    clock: { offset_ms: project.clock.offsetMs },
+  };
+}

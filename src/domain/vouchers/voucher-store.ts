@@ -1,0 +1,160 @@
+import type { Campaign } from "../campaigns/campaign.js";
+import { type KeySet, RecordStore } from "../record-store.js";
+import { IdQueue } from "./id-queue.js";
+import { completeVoucher, publishCount, type Voucher, type VoucherInput } from "./voucher.js";
+
+/**
+ * Vouchers of a project, by id and by code, plus the two lookups card assignment needs to stay fast at any size:
+ * each campaign's cards still open for publication (in a stable order: the order they were stored in), and the
+ * cards each customer holds. Both are kept in step by `put`, so they never drift from the records.
+ *
+ * Records are kept as they were given: a fixture card without its derived parts (campaign name, categories,
+ * assets, redemption and publish summaries) stays that small, and every read completes it from its campaign. A
+ * million-card campaign then costs the cards, not five derived objects per card. Records are never changed in place:
+ * writes put a new object.
+ */
+export class VoucherStore extends RecordStore<VoucherInput> {
+  readonly #byCode = this.index((voucher) => voucher.code);
+  readonly #campaigns: CampaignLookup;
+  /** campaign id -> ids of its active, unpublished cards, in the order they were stored. */
+  readonly #open = new Map<string, IdQueue>();
+  /** customer id -> ids of the vouchers they hold. */
+  readonly #held = new Map<string, Set<string>>();
+
+  constructor(vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
+    super("voucher", vouchers);
+    this.#campaigns = campaigns;
+    // Each id comes once from the store's own map, and cards of a campaign mostly follow one another: an open
+    // card is queued without a membership lookup, and its campaign's queue looked up only when the campaign
+    // changes (two million map lookups less for a million-card campaign, at every start and restart).
+    let campaign: string | undefined;
+    let queue: IdQueue | undefined;
+    for (const voucher of super.values()) {
+      if (voucher.holder_id || !isOpen(voucher)) this.#track(voucher);
+      else {
+        if (queue === undefined || voucher.campaign_id !== campaign) {
+          campaign = voucher.campaign_id;
+          queue = this.#open.get(campaign) ?? newQueue();
+          this.#open.set(campaign, queue);
+        }
+        queue.addNew(voucher.id);
+      }
+    }
+  }
+
+  override get(id: string): Voucher {
+    return this.#complete(super.get(id));
+  }
+
+  override find(id: string): Voucher | undefined {
+    const voucher = super.find(id);
+    return voucher && this.#complete(voucher);
+  }
+
+  /** The codes of the cards, as a set. */
+  get codes(): KeySet {
+    return this.keysOf(this.#byCode);
+  }
+
+  findByCode(code: string): Voucher | undefined {
+    const voucher = this.#byCode(code);
+    return voucher && this.#complete(voucher);
+  }
+
+  override list(): Voucher[] {
+    return [...this.values()];
+  }
+
+  override *values(): IterableIterator<Voucher> {
+    for (const voucher of super.values()) yield this.#complete(voucher);
+  }
+
+  /** The records as stored, derived parts left out where they were left out: what a state export writes. */
+  records(): IterableIterator<VoucherInput> {
+    return super.values();
+  }
+
+  override put(voucher: VoucherInput): Voucher {
+    const previous = super.find(voucher.id);
+    // An update that leaves a card where it was (open, or held by the same customer) keeps its place in order.
+    const unmoved = previous !== undefined && samePlace(previous, voucher);
+    if (previous && !unmoved) this.#untrack(previous);
+    super.put(voucher);
+    if (!unmoved) this.#track(voucher);
+    return this.#complete(voucher);
+  }
+
+  override delete(id: string): boolean {
+    const previous = super.find(id);
+    if (previous) this.#untrack(previous);
+    return super.delete(id);
+  }
+
+  /**
+   * The first of the campaign's open cards, in their stable order, that `usable` accepts. Cards are looked at as
+   * stored (completing one builds its derived parts), so skipping a card costs a lookup; only the one returned is
+   * completed. The cost is the cards skipped (ones outside their validity window), never the size of the campaign.
+   */
+  firstOpenCard(campaignId: string, usable: (card: VoucherInput) => boolean): Voucher | undefined {
+    for (const id of this.#open.get(campaignId) ?? []) {
+      const card = super.find(id);
+      if (card && usable(card)) return this.#complete(card);
+    }
+    return undefined;
+  }
+
+  /** The vouchers a customer holds, optionally only those of one campaign. */
+  heldBy(customerId: string, campaignId?: string): Voucher[] {
+    const held: Voucher[] = [];
+    for (const id of this.#held.get(customerId) ?? []) {
+      const voucher = this.find(id);
+      if (voucher && (campaignId === undefined || voucher.campaign_id === campaignId)) held.push(voucher);
+    }
+    return held;
+  }
+
+  #complete(voucher: VoucherInput): Voucher {
+    return completeVoucher(voucher, this.#campaigns(voucher.campaign_id), publishCount(voucher));
+  }
+
+  #track(voucher: VoucherInput): void {
+    if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id, newSet);
+    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id, newQueue);
+  }
+
+  #untrack(voucher: VoucherInput): void {
+    if (voucher.holder_id) this.#held.get(voucher.holder_id)?.delete(voucher.id);
+    this.#open.get(voucher.campaign_id)?.delete(voucher.id);
+  }
+}
+
+export type CampaignLookup = (campaignId: string) => Campaign;
+
+/** Open for publication: switched on and never handed out. Validity windows are the caller's to check. */
+function isOpen(voucher: VoucherInput): boolean {
+  return voucher.active && !voucher.holder_id && publishCount(voucher) === 0;
+}
+
+/** Whether two versions of a card sit in the same list: held by the same customer, or open in the same campaign. */
+function samePlace(a: VoucherInput, b: VoucherInput): boolean {
+  if (a.holder_id || b.holder_id) return a.holder_id === b.holder_id;
+  const open = isOpen(a);
+  return open === isOpen(b) && (!open || a.campaign_id === b.campaign_id);
+}
+
+const newSet = () => new Set<string>();
+const newQueue = () => new IdQueue();
+
+function addTo<C extends { add(id: string): unknown }>(
+  map: Map<string, C>,
+  key: string,
+  id: string,
+  create: () => C,
+): void {
+  let ids = map.get(key);
+  if (!ids) {
+    ids = create();
+    map.set(key, ids);
+  }
+  ids.add(id);
+}
