@@ -57,13 +57,13 @@ export class WebhookDispatcher {
     for (const notification of notifications) {
       const takers = endpoints.filter((endpoint) => wants(endpoint, notification.type));
       if (takers.length === 0 && this.settings.outboxSize === 0) continue;
-      const event = eventOf(notification, nowIso, cause);
+      const event = eventOf(project.ids, notification, nowIso, cause);
       // The body is written when it is sent, later, from `data` as the use case built it: no copy (a structured
       // copy of four notifications cost a card assignment most of its CPU again). That is safe because `data` is
       // made fresh per notification and shares only stored records' parts, and records are replaced by put, never
       // changed in place (Notification's contract).
       if (takers.length === 0) {
-        this.#record(project, null, envelopeOf(project.id, notification, event, null), nowIso);
+        this.#record(project, null, envelopeOf(project.ids, project.id, notification, event, null), nowIso);
         continue;
       }
       for (const endpoint of takers) {
@@ -71,7 +71,7 @@ export class WebhookDispatcher {
         const delivery = this.#record(
           project,
           endpoint,
-          envelopeOf(project.id, notification, event, source),
+          envelopeOf(project.ids, project.id, notification, event, source),
           nowIso,
         );
         this.#enqueue({ project, delivery, endpoint });
@@ -127,7 +127,7 @@ export class WebhookDispatcher {
   }
 
   #record(project: Project, endpoint: Webhook | null, envelope: Envelope, nowIso: string): Delivery {
-    const delivery = newDelivery(endpoint, envelope, nowIso);
+    const delivery = newDelivery(project.ids, endpoint, envelope, nowIso);
     project.outbox.add(delivery, this.settings.outboxSize);
     this.#changed(project.id);
     return delivery;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { v2Id } from "../../platform/ids.js";
+import type { IdSource } from "../../platform/ids.js";
 import type { Notification } from "./notification.js";
 
 /** Who caused a notification: the request and the API key behind it (`event.group_id`, `event.event_source`). */
@@ -36,10 +36,15 @@ export interface Envelope {
  * The event's id: `ev` and the first three letters of its resource, as the vendor's examples write them (`evred_`
  * for a redemption, `evcus_` for a customer); hex like the vendor's, 18 characters.
  */
-export function eventOf(notification: Notification, nowIso: string, cause: NotificationCause): WebhookEvent {
+export function eventOf(
+  ids: IdSource,
+  notification: Notification,
+  nowIso: string,
+  cause: NotificationCause,
+): WebhookEvent {
   const resource = (notification.type.split(".")[0] ?? "").replace(/[^a-z]/g, "").slice(0, 3);
   return {
-    id: v2Id(`ev${resource}`),
+    id: ids.v2Id(`ev${resource}`),
     type: notification.type,
     created_at: nowIso,
     entity_id: notification.entityId,
@@ -49,6 +54,7 @@ export function eventOf(notification: Notification, nowIso: string, cause: Notif
 }
 
 export function envelopeOf(
+  ids: IdSource,
   projectId: string,
   notification: Notification,
   event: WebhookEvent,
@@ -56,7 +62,7 @@ export function envelopeOf(
 ): Envelope {
   return {
     // The sendout's id: the vendor's example is `whs_` and 18 hex characters.
-    id: v2Id("whs"),
+    id: ids.v2Id("whs"),
     project_id: projectId,
     created_at: event.created_at,
     type: notification.type,

@@ -1,6 +1,6 @@
 import { Ring } from "../../emulation/journal/ring.js";
 import type { PostOutcome } from "../../platform/http-post.js";
-import { v2Id } from "../../platform/ids.js";
+import type { IdSource } from "../../platform/ids.js";
 import { notFound } from "../errors.js";
 import type { Envelope } from "./envelope.js";
 
@@ -30,12 +30,13 @@ export interface Delivery {
 
 /** A delivery of a notification to an endpoint (pending), or of one no endpoint took (not_sent). */
 export function newDelivery(
+  ids: IdSource,
   endpoint: { id: string; url: string } | null,
   envelope: Envelope,
   nowIso: string,
 ): Delivery {
   return {
-    id: v2Id("whd"),
+    id: ids.v2Id("whd"),
     object: "webhook_delivery",
     webhook_id: endpoint?.id ?? null,
     url: endpoint?.url ?? null,
