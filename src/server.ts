@@ -123,7 +123,11 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   const { host } = options;
-  const server = createHttpServer(app, { logger, limits: options.connectionLimits });
+  const server = createHttpServer(app, {
+    logger,
+    limits: options.connectionLimits,
+    requestId: () => registry.ids.requestId(),
+  });
   await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;

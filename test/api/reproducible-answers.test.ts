@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { type Receiver, startReceiver } from "../helpers/receiver.js";
 import { DEMO_KEYS } from "../helpers/world.js";
 
@@ -128,5 +129,21 @@ describe("LOYALTY_MOCK_SEED and LOYALTY_MOCK_FREEZE_CLOCK", () => {
         ).toEqual([]);
     expect(other.answers[5]?.text).not.toBe(seeded.answers[5]?.text);
     expect(unseeded[0]?.answers[1]?.text).not.toBe(unseeded[1]?.answers[1]?.text);
+  });
+
+  it("an answer given before the app (bad HTTP) takes its request id from the server's seeded generator", async () => {
+    const refusal = async () => {
+      const server = await startServer({ port: 0, seed: "snapshots" });
+      try {
+        const res = await rawRequest(server.port, Buffer.from("GET /v1/locations HTTP/1.1\r\n\r\n"));
+        expect(res.status).toBe(400);
+        return res.headers["x-request-id"];
+      } finally {
+        await server.close();
+      }
+    };
+    const id = await refusal();
+    expect(id).toMatch(/^v-[0-9a-f]{18}$/);
+    expect(await refusal()).toBe(id);
   });
 });
