@@ -93,9 +93,9 @@ const mergeLeadingSlashes: RequestHandler = (req, _res, next) => {
 /**
  * With a seed, a request's id comes from the generator of the project its credentials name (the same attribution
  * the journal uses, made once more here, before any route: the id is in the answer's head and every log line), and
- * from the server's for a control call or a request no project claims. Undefined without a seed, so the request
- * log keeps the pooled CSPRNG; until a project with a seed of its own is created, the unseeded path costs one
- * more boolean read per request.
+ * from the server's for a control call or a request no project claims. Without a seed the request log keeps the
+ * pooled CSPRNG: until a project with a seed of its own is created, the unseeded path costs one more boolean read
+ * per request.
  */
 function seededRequestIds(registry: ProjectRegistry): (req: Request) => string {
   const seeded = (req: Request): string => {
