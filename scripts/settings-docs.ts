@@ -6,7 +6,7 @@ import { type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
  * `npm run docs:settings`: writes docs/reference/settings.md from the settings table, the one place the server
- * reads its settings from, so the page cannot drift from it. test/settings-docs.test.ts fails when the committed
+ * reads its settings from, so the page cannot drift from it. test/docs/settings.test.ts fails when the committed
  * page differs from what this writes. Edit the prose here, never in the generated file.
  */
 export const SETTINGS_PAGE = fileURLToPath(new URL("../docs/reference/settings.md", import.meta.url));

@@ -14,7 +14,7 @@ import {
   waitForStderr,
 } from "../helpers/process.js";
 
-/** The built command (`loyalty-mock`, dist/main.js) as a user runs it; test/cli.test.ts has its flag parsing. */
+/** The built command (`loyalty-mock`, dist/main.js) as a user runs it; test/cli/command-line.test.ts has its flag parsing. */
 
 const MAIN = join(ROOT, "dist", "main.js");
 
