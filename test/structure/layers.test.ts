@@ -135,3 +135,19 @@ describe("layers", () => {
     ).toEqual([]);
   });
 });
+
+describe("the house's shape", () => {
+  it("the src/ root holds the bin, the library and the server, at most four files; the rest is in folders by role", () => {
+    const root = readdirSync(SRC, { withFileTypes: true });
+    const files = root.filter((entry) => entry.isFile()).map((entry) => entry.name);
+    expect(files.length).toBeLessThanOrEqual(4);
+    expect(files).toEqual(expect.arrayContaining(["main.ts", "index.ts", "server.ts"]));
+    const folders = root.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !(folder in RANK))).toEqual([]);
+  });
+
+  it("tests live in area folders, none loose at the top of test/", () => {
+    const loose = readdirSync(join(ROOT, "test")).filter((name) => name.endsWith(".test.ts"));
+    expect(loose).toEqual([]);
+  });
+});
