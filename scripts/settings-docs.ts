@@ -107,9 +107,9 @@ size through the control API ([Settings and rate limiting](../guide/control.md#s
 ## Names before 0.5.0
 
 Before 0.5.0 the variables had no prefix (\`PORT\`, \`LOG_LEVEL\`, and \`MOCK_ADMIN_TOKEN\` for
-\`LOYALTY_MOCK_ADMIN_TOKEN\`). Until 0.7.0 an old name is still read when the new one is unset, and the start says so
-on stderr: \`loyalty-mock: warning: PORT is deprecated: set LOYALTY_MOCK_PORT instead; the old names stop working in
-0.7.0\`. A \`LOYALTY_MOCK_\` variable that is no setting (a typo) is warned of the same way
+\`LOYALTY_MOCK_ADMIN_TOKEN\`). 0.5 and 0.6 still read an old name when the new one was unset, with a warning; since
+0.7.0 they configure nothing, so an application's own \`PORT\` or \`LOG_LEVEL\` never reaches the mock. Rename each
+to its \`LOYALTY_MOCK_\` name. A \`LOYALTY_MOCK_\` variable that is no setting (a typo) is warned of the same way
 (\`loyalty-mock: warning: LOYALTY_MOCK_PROT is not a setting; ignored\`).
 `;
 

@@ -39,9 +39,12 @@ describe("loyalty-mock wait", () => {
 
   it("--log: the address the server printed, printed again once it is healthy", async () => {
     const log = join(dir, "ok.err");
-    writeFileSync(log, `loyalty-mock: warning: PORT is deprecated\nloyalty-mock listening on ${mock.url}\n`);
+    writeFileSync(
+      log,
+      `loyalty-mock: warning: LOYALTY_MOCK_PROT is not a setting; ignored\nloyalty-mock listening on ${mock.url}\n`,
+    );
     written.length = 0;
-    const env = { MOCK_ADMIN_TOKEN: "ci-secret" };
+    const env = { LOYALTY_MOCK_ADMIN_TOKEN: "ci-secret" };
     expect(await runWait({ command: "wait", log, timeoutSeconds: 5 }, env)).toBe(0);
     expect(written).toEqual([`${mock.url}\n`]);
   });

@@ -6,13 +6,17 @@ import { z } from "zod";
 import { startFailure } from "../../src/cli/start-errors.js";
 import { readEnvFile } from "../../src/config/env-file.js";
 import { ConfigError, readConfig, SETTINGS } from "../../src/config/settings.js";
-import { formerVariableOf, type Row, rowsOf, variableOf } from "../../src/config/settings-table.js";
+import {
+  type Row,
+  readRows,
+  rowsOf,
+  type SettingsTable,
+  variableOf,
+} from "../../src/config/settings-table.js";
 import { StateFileError } from "../../src/persistence/state-file.js";
 import { FixtureError } from "../../src/platform/fixtures.js";
 
-/** Prefixed names, the deprecated unprefixed ones, --env-file, and the one line that refuses each bad value. */
-
-const SETTINGS_ROWS = rowsOf(SETTINGS).map(([, row]) => row);
+/** Prefixed names (the unprefixed ones of 0.4 no longer read), --env-file, and the one line that refuses each bad value. */
 
 function problems(env: NodeJS.ProcessEnv): readonly string[] {
   try {
@@ -25,18 +29,16 @@ function problems(env: NodeJS.ProcessEnv): readonly string[] {
 }
 
 describe("the settings' variables", () => {
-  it("are prefixed; the old names are read when the new ones are unset, each with a warning", () => {
+  it("are prefixed; the names before 0.5.0 configure nothing since 0.7.0, and are not warned of", () => {
     const warnings: string[] = [];
     const config = readConfig(
-      { LOYALTY_MOCK_PORT: "4000", PORT: "8080", LOG_LEVEL: "warn", MOCK_ADMIN_TOKEN: "t", HOST: "" },
+      { LOYALTY_MOCK_PORT: "4000", PORT: "8080", LOG_LEVEL: "warn", MOCK_ADMIN_TOKEN: "t", HOST: "0.0.0.0" },
       {},
       (line) => warnings.push(line),
     );
-    expect(config).toMatchObject({ PORT: 4000, LOG_LEVEL: "warn", ADMIN_TOKEN: "t", HOST: "127.0.0.1" });
-    expect(warnings).toEqual([
-      "LOG_LEVEL is deprecated: set LOYALTY_MOCK_LOG_LEVEL instead; the old names stop working in 0.7.0",
-      "MOCK_ADMIN_TOKEN is deprecated: set LOYALTY_MOCK_ADMIN_TOKEN instead; the old names stop working in 0.7.0",
-    ]);
+    expect(config).toMatchObject({ PORT: 4000, LOG_LEVEL: "info", HOST: "127.0.0.1" });
+    expect(config.ADMIN_TOKEN).toBeUndefined();
+    expect(warnings).toEqual([]);
   });
 
   it("a prefixed variable that is no setting is warned of, not refused", () => {
@@ -45,11 +47,16 @@ describe("the settings' variables", () => {
     expect(warnings).toEqual(["LOYALTY_MOCK_PROT is not a setting; ignored"]);
   });
 
-  it("only the names 0.4 read have an unprefixed fallback; every row has its prefixed name", () => {
-    expect(SETTINGS_ROWS.map(formerVariableOf).filter(Boolean)).toHaveLength(20);
+  it("every row is read by its prefixed name alone", () => {
     const added: Row<unknown> = { env: "CORS_ORIGINS", help: "", schema: z.string() };
     expect(variableOf(added)).toBe("LOYALTY_MOCK_CORS_ORIGINS");
-    expect(formerVariableOf(added)).toBeUndefined();
+    for (const [option, row] of rowsOf(SETTINGS)) {
+      const { config } = readRows({ [option]: row } as SettingsTable, {
+        [row.env]: "x",
+        MOCK_ADMIN_TOKEN: "x",
+      });
+      expect(config[row.env], row.env).toEqual(row.default);
+    }
   });
 
   it("a flag beats both names", () => {
@@ -63,8 +70,8 @@ describe("the settings' variables", () => {
     expect(problems({ LOYALTY_MOCK_HOST: "notahost" })).toEqual([
       'Invalid value for LOYALTY_MOCK_HOST: "notahost"; expected an IP address (127.0.0.1, ::1, 0.0.0.0) or localhost',
     ]);
-    expect(problems({ PORT: "seventy", LOYALTY_MOCK_STATE_SYNC: "never" })).toEqual([
-      'Invalid value for PORT: "seventy"; expected a whole number from 0 to 65535',
+    expect(problems({ LOYALTY_MOCK_PORT: "seventy", LOYALTY_MOCK_STATE_SYNC: "never" })).toEqual([
+      'Invalid value for LOYALTY_MOCK_PORT: "seventy"; expected a whole number from 0 to 65535',
       'Invalid value for LOYALTY_MOCK_STATE_SYNC: "never"; expected one of interval, always',
     ]);
     expect(problems({ LOYALTY_MOCK_BODY_LIMIT_BYTES: "0" })).toEqual([

@@ -44,11 +44,11 @@ describe("settings", () => {
 
   it("reads values, treating empty ones as unset", () => {
     const config = readConfig({
-      PORT: "8080",
-      V2_AUTH_MODE: "either",
-      TRUST_PROXY: "loopback",
-      FIXTURES_DIR: "",
-      HOST: "",
+      LOYALTY_MOCK_PORT: "8080",
+      LOYALTY_MOCK_V2_AUTH_MODE: "either",
+      LOYALTY_MOCK_TRUST_PROXY: "loopback",
+      LOYALTY_MOCK_FIXTURES_DIR: "",
+      LOYALTY_MOCK_HOST: "",
     });
     expect(config).toMatchObject({
       PORT: 8080,
@@ -57,20 +57,20 @@ describe("settings", () => {
       HOST: "127.0.0.1",
     });
     expect(config.FIXTURES_DIR).toBeUndefined();
-    expect(readConfig({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
-    expect(readConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(readConfig({ LOYALTY_MOCK_TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(readConfig({ LOYALTY_MOCK_TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
   });
 
   it("refuses a bad value naming the variable", () => {
-    expect(() => readConfig({ PORT: "70000" })).toThrow(ConfigError);
-    expect(() => readConfig({ V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
-    expect(() => readConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
-    expect(() => readConfig({ JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
+    expect(() => readConfig({ LOYALTY_MOCK_PORT: "70000" })).toThrow(ConfigError);
+    expect(() => readConfig({ LOYALTY_MOCK_V2_AUTH_MODE: "loose" })).toThrow(/V2_AUTH_MODE/);
+    expect(() => readConfig({ LOYALTY_MOCK_LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => readConfig({ LOYALTY_MOCK_JSON_DEPTH_LIMIT: "1" })).toThrow(/JSON_DEPTH_LIMIT/);
     expect(() => readConfig({ LOYALTY_MOCK_WRITE_TIMEOUT_MS: "10" })).toThrow(/WRITE_TIMEOUT_MS/);
     expect(() => readConfig({ LOYALTY_MOCK_EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
     expect(() => readConfig({ LOYALTY_MOCK_PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
     expect(() => readConfig({ LOYALTY_MOCK_STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
-    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "60000" })).toThrow(
+    expect(() => readConfig({ LOYALTY_MOCK_HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than LOYALTY_MOCK_REQUEST_TIMEOUT_MS/,
     );
   });

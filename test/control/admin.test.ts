@@ -7,7 +7,7 @@ import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
 const TOKEN = "s3cret-admin";
 
-describe("the admin token (MOCK_ADMIN_TOKEN)", () => {
+describe("the admin token (LOYALTY_MOCK_ADMIN_TOKEN)", () => {
   const paths = [
     { method: "GET", path: "/__mock/health" },
     { method: "GET", path: "/__mock/openapi.json" },
@@ -79,15 +79,15 @@ describe("the admin token (MOCK_ADMIN_TOKEN)", () => {
     expect((await control(app, { method: "GET", path: "/__mock/health" })).status).toBe(200);
   });
 
-  it("is read from LOYALTY_MOCK_ADMIN_TOKEN (MOCK_ADMIN_TOKEN before 0.5.0) and kept out of the logs", () => {
+  it("is read from LOYALTY_MOCK_ADMIN_TOKEN (not MOCK_ADMIN_TOKEN, its name before 0.5.0) and kept out of the logs", () => {
     expect(readConfig({ LOYALTY_MOCK_ADMIN_TOKEN: "abc" }).ADMIN_TOKEN).toBe("abc");
-    expect(readConfig({ MOCK_ADMIN_TOKEN: "abc" }).ADMIN_TOKEN).toBe("abc");
-    expect(readConfig({ MOCK_ADMIN_TOKEN: "" }).ADMIN_TOKEN).toBeUndefined();
+    expect(readConfig({ MOCK_ADMIN_TOKEN: "abc" }).ADMIN_TOKEN).toBeUndefined();
+    expect(readConfig({ LOYALTY_MOCK_ADMIN_TOKEN: "" }).ADMIN_TOKEN).toBeUndefined();
     expect(REDACT_PATHS).toContain('req.headers["x-mock-admin-token"]');
   });
 
   it("JOURNAL_SIZE is read and bounded", () => {
-    expect(readConfig({ JOURNAL_SIZE: "50" }).JOURNAL_SIZE).toBe(50);
-    expect(() => readConfig({ JOURNAL_SIZE: "-1" })).toThrow(/JOURNAL_SIZE/);
+    expect(readConfig({ LOYALTY_MOCK_JOURNAL_SIZE: "50" }).JOURNAL_SIZE).toBe(50);
+    expect(() => readConfig({ LOYALTY_MOCK_JOURNAL_SIZE: "-1" })).toThrow(/JOURNAL_SIZE/);
   });
 });
