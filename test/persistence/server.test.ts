@@ -11,6 +11,8 @@ import { loadState } from "../../src/persistence/load-state.js";
 import { type SavedProject, StateFileError } from "../../src/persistence/state-file.js";
 import { StateWriter } from "../../src/persistence/state-writer.js";
 import { assertErrorBody } from "../helpers/contract.js";
+import { useServer } from "../helpers/listen.js";
+import { slowIo } from "../helpers/slow-io.js";
 import { DEMO_KEYS } from "../helpers/world.js";
 
 let dir: string;
@@ -148,6 +150,8 @@ describe("startServer with a state file", () => {
 });
 
 describe("change detection", () => {
+  const listen = useServer();
+
   it("covers any route that may change state, including routes it knows nothing about", async () => {
     const state = { visits: 0 };
     const writer = new StateWriter({
@@ -176,6 +180,48 @@ describe("change detection", () => {
       expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ visits: i });
     }
     expect((await request(app).delete("/visits")).status).toBe(400);
+    await writer.close();
+  });
+
+  it("in always mode holds a streamed answer, its status line included, until the save is on disk", async () => {
+    const state = { imports: 0 };
+    const slow = slowIo();
+    const writer = new StateWriter({
+      file,
+      sync: "always",
+      intervalMs: DEFAULTS.stateSaveIntervalMs,
+      snapshot: () => JSON.stringify(state),
+      io: slow.io,
+    });
+    const app = express();
+    app.use(trackChanges(writer));
+    // As the state import answers: the change made, then the answer written a slice at a time.
+    let handled: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      handled = resolve;
+    });
+    app.put("/state", async (_req, res) => {
+      state.imports += 1;
+      res.status(200).setHeader("Content-Type", "application/json; charset=utf-8");
+      const flowing = res.write('{"imports":');
+      handled();
+      if (!flowing) await new Promise((resolve) => res.once("drain", resolve));
+      res.end(`${state.imports}}`);
+    });
+    const { url } = await listen(app);
+    let answered = false;
+    const answer = fetch(`${url}/state`, { method: "PUT" }).then(async (res) => {
+      answered = true;
+      return { status: res.status, body: await res.text() };
+    });
+    await reached;
+    expect(await slow.next(writer)).toBe("held");
+    // The save waits at its fsync: no status line may have reached the client yet.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    slow.release();
+    expect(await answer).toEqual({ status: 200, body: '{"imports":1}' });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ imports: 1 });
     await writer.close();
   });
 });
