@@ -115,9 +115,7 @@ describe("the loyalty-mock bin", () => {
     await waitForStderr(run, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
     killGroup(run, "SIGTERM");
     expect((await run.exited).code).toBe(0);
-    expect(run.stderr()).toMatch(
-      /^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/,
-    );
+    expect(run.stderr()).toMatch(/^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/);
     expect(run.stdout()).toBe("");
   });
 
