@@ -1,8 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import { SETTINGS } from "../src/config/settings.js";
-import { type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
+import { inputSchemaOf, type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
  * `npm run docs:settings`: writes docs/reference/settings.md from the settings table, the one place the server
@@ -41,15 +40,8 @@ const SEE: Record<string, string> = {
 
 /** The range of a whole-number setting, read off its schema (the help line names the values of the others). */
 function rangeOf(row: Row<unknown>): string | undefined {
-  let schema: z.core.JSONSchema.BaseSchema;
-  try {
-    schema = z.toJSONSchema(row.schema, {
-      io: "input",
-      unrepresentable: "any",
-    }) as z.core.JSONSchema.BaseSchema;
-  } catch {
-    return undefined;
-  }
+  const schema = inputSchemaOf(row);
+  if (schema === undefined) return undefined;
   const { minimum: min, maximum: max } = schema;
   if (schema.type !== "integer" || min === undefined) return undefined;
   return max === undefined || max >= Number.MAX_SAFE_INTEGER

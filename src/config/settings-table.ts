@@ -79,19 +79,24 @@ const ENV_PREFIX = "LOYALTY_MOCK_";
 /** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
 export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;
 
-/** What a row accepts, in words, for the one line that refuses a bad value. */
-function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
-  // A refinement's message is written to say what is accepted.
-  if (issue.code === "custom") return issue.message;
-  let schema: z.core.JSONSchema.BaseSchema;
+/** What a row's schema accepts, as JSON Schema; undefined where zod cannot say it. */
+export function inputSchemaOf(row: Row<unknown>): z.core.JSONSchema.BaseSchema | undefined {
   try {
-    schema = z.toJSONSchema(row.schema, {
+    return z.toJSONSchema(row.schema, {
       io: "input",
       unrepresentable: "any",
     }) as z.core.JSONSchema.BaseSchema;
   } catch {
-    return issue.message;
+    return undefined;
   }
+}
+
+/** What a row accepts, in words, for the one line that refuses a bad value. */
+function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
+  // A refinement's message is written to say what is accepted.
+  if (issue.code === "custom") return issue.message;
+  const schema = inputSchemaOf(row);
+  if (schema === undefined) return issue.message;
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(", ")}`;
   const { minimum: min, maximum: max } = schema;
   if (schema.type === "integer" && min !== undefined)
