@@ -10,7 +10,7 @@ export default defineConfig({
   ...fast,
   test: {
     ...fast.test,
-    include: ["test/slow/**/*.test.ts", "test/fuzz-{operations,control,metadata}.test.ts"],
+    include: ["test/slow/**/*.test.ts", "test/fuzz/{operations,control,metadata}.test.ts"],
     exclude: [...configDefaults.exclude],
     isolate: true,
     // One file at a time: several of these measure latency, throughput or memory against a baseline of the same

@@ -16,7 +16,7 @@ import {
  */
 export interface Scenario {
   name: string;
-  /** The row of the operation table it measures; every row has a scenario (test/operation-table.test.ts). */
+  /** The row of the operation table it measures; every row has a scenario (test/api/operation-table.test.ts). */
   operation: OperationName;
   /** Whether the scenario consumes a pool, so the project must be reset before the next round. */
   consumes: boolean;

@@ -1,12 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import { SETTINGS } from "../src/config/settings.js";
-import { type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
+import { inputSchemaOf, type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
 
 /**
  * `npm run docs:settings`: writes docs/reference/settings.md from the settings table, the one place the server
- * reads its settings from, so the page cannot drift from it. test/settings-docs.test.ts fails when the committed
+ * reads its settings from, so the page cannot drift from it. test/docs/settings.test.ts fails when the committed
  * page differs from what this writes. Edit the prose here, never in the generated file.
  */
 export const SETTINGS_PAGE = fileURLToPath(new URL("../docs/reference/settings.md", import.meta.url));
@@ -41,15 +40,8 @@ const SEE: Record<string, string> = {
 
 /** The range of a whole-number setting, read off its schema (the help line names the values of the others). */
 function rangeOf(row: Row<unknown>): string | undefined {
-  let schema: z.core.JSONSchema.BaseSchema;
-  try {
-    schema = z.toJSONSchema(row.schema, {
-      io: "input",
-      unrepresentable: "any",
-    }) as z.core.JSONSchema.BaseSchema;
-  } catch {
-    return undefined;
-  }
+  const schema = inputSchemaOf(row);
+  if (schema === undefined) return undefined;
   const { minimum: min, maximum: max } = schema;
   if (schema.type !== "integer" || min === undefined) return undefined;
   return max === undefined || max >= Number.MAX_SAFE_INTEGER
@@ -107,9 +99,9 @@ size through the control API ([Settings and rate limiting](../guide/control.md#s
 ## Names before 0.5.0
 
 Before 0.5.0 the variables had no prefix (\`PORT\`, \`LOG_LEVEL\`, and \`MOCK_ADMIN_TOKEN\` for
-\`LOYALTY_MOCK_ADMIN_TOKEN\`). Until 0.7.0 an old name is still read when the new one is unset, and the start says so
-on stderr: \`loyalty-mock: warning: PORT is deprecated: set LOYALTY_MOCK_PORT instead; the old names stop working in
-0.7.0\`. A \`LOYALTY_MOCK_\` variable that is no setting (a typo) is warned of the same way
+\`LOYALTY_MOCK_ADMIN_TOKEN\`). 0.5 and 0.6 still read an old name when the new one was unset, with a warning; since
+0.7.0 they configure nothing, so an application's own \`PORT\` or \`LOG_LEVEL\` never reaches the mock. Rename each
+to its \`LOYALTY_MOCK_\` name. A \`LOYALTY_MOCK_\` variable that is no setting (a typo) is warned of the same way
 (\`loyalty-mock: warning: LOYALTY_MOCK_PROT is not a setting; ignored\`).
 `;
 

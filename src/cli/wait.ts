@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SETTINGS } from "../config/settings.js";
-import { formerVariableOf, variableOf } from "../config/settings-table.js";
+import { variableOf } from "../config/settings-table.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -84,7 +84,7 @@ async function healthStatus(url: string, headers: Record<string, string>, deadli
 /** Resolves to the exit status: 0 once healthy (the URL printed with --log), 1 when refused or out of time. */
 export async function runWait(command: WaitCommand, env: NodeJS.ProcessEnv): Promise<number> {
   const row = SETTINGS.adminToken;
-  const token = env[variableOf(row)] || env[formerVariableOf(row) ?? ""];
+  const token = env[variableOf(row)];
   const headers: Record<string, string> = token ? { "X-Mock-Admin-Token": token } : {};
   const deadline = Date.now() + command.timeoutSeconds * 1000;
   let url = command.url;

@@ -31,8 +31,6 @@ type ValueAt<P> = P extends `${infer G extends Group}.${infer K}`
 export interface Row<V> {
   /** The setting's base name: its variable is this behind ENV_PREFIX (see variableOf). */
   readonly env: string;
-  /** The variable's name before 0.5.0, when it was not `env` (see formerVariableOf). */
-  readonly formerEnv?: string;
   /** The command-line flag that sets it, for the settings that have one. */
   readonly flag?: { readonly name: string; readonly short?: string; readonly value: string };
   /** One line for --help. */
@@ -81,37 +79,24 @@ const ENV_PREFIX = "LOYALTY_MOCK_";
 /** The variable that sets a row: LOYALTY_MOCK_PORT for PORT. */
 export const variableOf = (row: Row<unknown>): string => `${ENV_PREFIX}${row.env}`;
 
-/**
- * The variables 0.4 read, unprefixed. Only these are still read (when the prefixed one is unset, with a warning)
- * until 0.7.0: a row added since has its prefixed name only, or an application's CORS_ORIGINS, say, would
- * configure the mock again.
- */
-const READ_BY_0_4 = new Set([
-  ...["HOST", "PORT", "FIXTURES_DIR", "LOG_LEVEL", "BODY_LIMIT_BYTES", "TOKEN_GRACE_SECONDS", "TOKEN_LIMIT"],
-  ...["V2_AUTH_MODE", "TRUST_PROXY", "MOCK_ADMIN_TOKEN", "JOURNAL_SIZE", "STATE_FILE", "STATE_SYNC"],
-  ...["STATE_SAVE_INTERVAL_MS", "HEADER_LIMIT_BYTES", "HEADERS_TIMEOUT_MS", "REQUEST_TIMEOUT_MS"],
-  ...["JSON_DEPTH_LIMIT", "STRING_LIMIT_CHARS", "METADATA_KEYS_LIMIT"],
-]);
-
-/** The deprecated unprefixed name of a row that 0.4 had, its `formerEnv` where that differs from `env`. */
-export function formerVariableOf(row: Row<unknown>): string | undefined {
-  const name = row.formerEnv ?? row.env;
-  return READ_BY_0_4.has(name) ? name : undefined;
+/** What a row's schema accepts, as JSON Schema; undefined where zod cannot say it. */
+export function inputSchemaOf(row: Row<unknown>): z.core.JSONSchema.BaseSchema | undefined {
+  try {
+    return z.toJSONSchema(row.schema, {
+      io: "input",
+      unrepresentable: "any",
+    }) as z.core.JSONSchema.BaseSchema;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a row accepts, in words, for the one line that refuses a bad value. */
 function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
   // A refinement's message is written to say what is accepted.
   if (issue.code === "custom") return issue.message;
-  let schema: z.core.JSONSchema.BaseSchema;
-  try {
-    schema = z.toJSONSchema(row.schema, {
-      io: "input",
-      unrepresentable: "any",
-    }) as z.core.JSONSchema.BaseSchema;
-  } catch {
-    return issue.message;
-  }
+  const schema = inputSchemaOf(row);
+  if (schema === undefined) return issue.message;
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(", ")}`;
   const { minimum: min, maximum: max } = schema;
   if (schema.type === "integer" && min !== undefined)
@@ -127,29 +112,27 @@ export function problemOf(row: Row<unknown>, from: string, text: string, error: 
   return `Invalid value for ${from}: ${JSON.stringify(text)}; expected ${accepted(row, issue)}`;
 }
 
-/** Where a row's text was found: a flag, its variable, or its former name (deprecated). */
+/** Where a row's text was found: a flag or its variable. */
 interface Found {
   text: string;
   from: string;
-  former: boolean;
 }
 
 function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, string>): Found | undefined {
   const given = (text: string | undefined) => text !== undefined && text !== "";
   const flag = flags[row.env];
-  if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}`, former: false };
+  if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}` };
   const name = variableOf(row);
-  if (given(env[name])) return { text: env[name] as string, from: name, former: false };
-  const former = formerVariableOf(row);
-  if (former !== undefined && given(env[former]))
-    return { text: env[former] as string, from: former, former: true };
+  if (given(env[name])) return { text: env[name] as string, from: name };
   return undefined;
 }
 
 /**
- * Each row's value from its flag (by base name), else its variable, else its former name; empty counts as unset.
+ * Each row's value from its flag (by base name), else its variable; empty counts as unset. The unprefixed names
+ * before 0.5.0 (PORT, LOG_LEVEL, MOCK_ADMIN_TOKEN, ...) are no longer read since 0.7.0: an application's own PORT
+ * never configures the mock.
  * Each problem is one line naming the flag or variable, the value and what is accepted; `warnings` name the
- * deprecated variables that were read, and prefixed ones that set nothing (a typo would otherwise pass unseen;
+ * prefixed variables that set nothing (a typo would otherwise pass unseen;
  * only warned of, so that a newer version's variable does not stop an older server).
  */
 export function readRows(
@@ -166,10 +149,6 @@ export function readRows(
       if (row.default !== undefined) config[row.env] = row.default;
       continue;
     }
-    if (found.former)
-      warnings.push(
-        `${found.from} is deprecated: set ${variableOf(row)} instead; the old names stop working in 0.7.0`,
-      );
     const result = row.schema.safeParse(found.text);
     if (result.success) config[row.env] = result.data;
     else problems.push(problemOf(row, found.from, found.text, result.error));

@@ -117,7 +117,6 @@ export const SETTINGS = {
   },
   adminToken: {
     env: "ADMIN_TOKEN",
-    formerEnv: "MOCK_ADMIN_TOKEN",
     flag: { name: "admin-token", value: "<token>" },
     help: "require this token (X-Mock-Admin-Token) on control API calls",
     schema: z.string().min(1),
@@ -301,8 +300,8 @@ function timeoutsInOrder(config: Config): string | undefined {
 
 /**
  * Reads the settings from the flags (by base name) and the environment, an empty value counting as unset,
- * refusing bad values (every one, each on its line) rather than starting half-configured. Each deprecated
- * variable name that was read, and each prefixed variable that is no setting, is passed to `warn`.
+ * refusing bad values (every one, each on its line) rather than starting half-configured. Each prefixed
+ * variable that is no setting is passed to `warn`.
  */
 export function readConfig(
   env: NodeJS.ProcessEnv,

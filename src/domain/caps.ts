@@ -28,7 +28,7 @@ export interface Caps {
 
 /**
  * The variable that sets each cap, as a user sets it, for the error that refuses past it. config/settings.ts
- * declares the same (test/caps.test.ts holds the two together); the domain cannot import the configuration.
+ * declares the same (test/control/caps.test.ts holds the two together); the domain cannot import the configuration.
  */
 export const CAP_VARIABLES = {
   projects: "LOYALTY_MOCK_PROJECT_LIMIT",

@@ -51,15 +51,16 @@ export interface AppConfig {
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
   const app = baseApp({ ...deps, requestIds: seededRequestIds(deps.registry) });
-  app.use(mergeLeadingSlashes);
   // Next: a browser's preflight carries neither the admin token nor credentials.
-  app.use(cors(deps.corsOrigins));
+  app.use(entrance(cors(deps.corsOrigins)));
   // Before every router, so that routes added later are covered without knowing about persistence.
   if (deps.changes) app.use(trackChanges(deps.changes));
-  // Before the control API and its admin token: the page must load to ask for the token.
-  app.use("/__mock/ui", uiRouter());
-  app.use(
-    "/__mock",
+  // The dashboard's files and the control API under one mount, so that a request of the service's API passes
+  // one `/__mock` step rather than two. The dashboard comes before the control API and its admin token: the page
+  // must load to ask for the token.
+  const mock = express.Router();
+  mock.use("/ui", uiRouter());
+  mock.use(
     controlRouter(
       {
         registry: deps.registry,
@@ -71,6 +72,7 @@ export function createApp(deps: AppConfig): Express {
       { extensions: deps.controlExtensions ?? [] },
     ),
   );
+  app.use("/__mock", mock);
   // Everything else is the service's API: journaled, and open to each project's faults and rate limit.
   app.use(trafficMiddleware(deps.registry));
   mountOperations(app, { registry: deps.registry, bodyLimit });
@@ -82,13 +84,24 @@ export function createApp(deps: AppConfig): Express {
  * answered as `/v1/locations/x`, as servers behind nginx (merge_slashes, on by default) do, rather than a 404 that
  * only the stand-in gives. Only the slashes right after the host merge; a doubled slash further in stays unknown.
  */
-const mergeLeadingSlashes: RequestHandler = (req, _res, next) => {
+function mergeLeadingSlashes(req: Request): void {
   if (req.url.startsWith("//")) {
     req.url = req.url.replace(/^\/+/, "/");
     req.originalUrl = req.url;
   }
-  next();
-};
+}
+
+/**
+ * What every request passes first, as one router step: its leading slashes merged, then CORS (which answers a
+ * preflight). Each step of the app's router costs every request its dispatch; issue 26 measured the two steps
+ * these were, with the dashboard's own mount, at about 5 us of a GET's 45 us of user CPU.
+ */
+function entrance(corsHandler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    mergeLeadingSlashes(req);
+    return corsHandler(req, res, next);
+  };
+}
 
 /**
  * With a seed, a request's id comes from the generator of the project its credentials name (the same attribution

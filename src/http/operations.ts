@@ -14,7 +14,7 @@ import type { Notify } from "../domain/webhooks/notification.js";
  * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers
  * (http/v1/router.ts, http/v2/router.ts), authentication, the auth-matrix test, the generated-input (fuzz) targets
  * and the benchmark scenarios all read this table, so adding an operation is one row here, one use case in the
- * domain, its fixtures and its tests (test/operation-table.test.ts fails until every consumer knows the row).
+ * domain, its fixtures and its tests (test/api/operation-table.test.ts fails until every consumer knows the row).
  *
  * | name            | method | path                                        | credentials (FIDELITY "Authentication")   | scopes          |
  * | --------------- | ------ | ------------------------------------------- | ----------------------------------------- | --------------- |

@@ -5,7 +5,7 @@ import type { Request } from "express";
  * each operation, from the vendor's public API reference (voucherifyio/voucherify-openapi,
  * reference/readonly-sdks/js/OpenAPI.json at commit 65c33a7a). A request for one of them that we do not emulate
  * is 501 not_emulated rather than a 404 an app would read as "that record does not exist" (FIDELITY.md, "Unknown
- * route"). Emulated operations never get here: their routes come first. test/not-emulated.test.ts holds this
+ * route"). Emulated operations never get here: their routes come first. test/api/not-emulated.test.ts holds this
  * table to the vendor's list in ../shared/contract.
  */
 const REAL_OPERATIONS = `

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { requestIdOf } from "./context.js";
 import { errorBody, stateNotSaved } from "./errors.js";
 
@@ -26,29 +26,62 @@ export function trackChanges(sink: ChangeSink): RequestHandler {
       res.once("close", () => sink.markDirty());
       return next();
     }
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.end = ((...args: unknown[]) => {
-      if (res.statusCode >= 400) {
-        sink.markDirty();
-        return end(...args);
-      }
-      sink.commit().then(
-        () => end(...args),
-        (error: unknown) => {
-          res.err = error instanceof Error ? error : new Error(String(error));
-          if (res.headersSent) {
-            res.destroy();
-            return;
-          }
-          const body = JSON.stringify(errorBody(stateNotSaved(error), requestIdOf(req)));
-          res.statusCode = 500;
-          res.setHeader("Content-Type", "application/json; charset=utf-8");
-          res.setHeader("Content-Length", Buffer.byteLength(body));
-          end(body);
-        },
-      );
-      return res;
-    }) as Response["end"];
+    holdUntilSaved(req, res, sink);
     next();
   };
+}
+
+/**
+ * Holds a successful answer, its status line and headers included, until a save holding its change is on disk:
+ * not only `end`, since a streamed answer (a state import's, a project's export) writes before it ends, and a
+ * client that has the status has been told the change is done. The first byte of the answer starts the commit;
+ * every write and the end wait for it in order, and a writer is asked to wait for `drain` meanwhile. Once the
+ * save is on disk and nothing waits, bytes pass straight through.
+ */
+function holdUntilSaved(req: Request, res: Response, sink: ChangeSink): void {
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  let queue: Promise<boolean> | undefined;
+  let waiting = 0;
+  let through = false;
+  const refuse = (error: unknown): false => {
+    res.err = error instanceof Error ? error : new Error(String(error));
+    if (res.headersSent) {
+      res.destroy();
+      return false;
+    }
+    const body = JSON.stringify(errorBody(stateNotSaved(error), requestIdOf(req)));
+    res.statusCode = 500;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", Buffer.byteLength(body));
+    end(body);
+    return false;
+  };
+  /** Sends now, or after the save and whatever waits before it; false when the caller should wait for drain. */
+  const after = (send: () => void): boolean => {
+    if (through) return true;
+    if (queue === undefined) {
+      if (res.statusCode >= 400) {
+        sink.markDirty();
+        through = true;
+        return true;
+      }
+      queue = sink.commit().then(() => true, refuse);
+    }
+    waiting++;
+    queue = queue.then((saved) => {
+      if (saved) send();
+      if (--waiting === 0 && saved) through = true;
+      return saved;
+    });
+    return false;
+  };
+  res.write = ((...args: unknown[]) => {
+    if (after(() => write(...args) && res.emit("drain"))) return write(...args);
+    return false;
+  }) as Response["write"];
+  res.end = ((...args: unknown[]) => {
+    if (after(() => end(...args))) return end(...args);
+    return res;
+  }) as Response["end"];
 }

@@ -3,7 +3,7 @@ import { build, killGroup, type Started, startBuilt } from "../helpers/process.j
 import { rawRequest } from "../helpers/raw-http.js";
 
 /**
- * The regression of test/fuzz-regressions.test.ts that needs the real process (node dist/main.js): bodies nested
+ * The regression of test/fuzz/regressions.test.ts that needs the real process (node dist/main.js): bodies nested
  * deeper than the stack once crashed it, which an in-process server cannot show.
  */
 

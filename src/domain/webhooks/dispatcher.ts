@@ -2,9 +2,9 @@ import { type PostOutcome, type PostRequest, postJson } from "../../platform/htt
 import { conflict } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import { type Webhook, wants } from "./endpoint.js";
-import { type Envelope, envelopeOf, eventOf, type NotificationCause, signBody } from "./envelope.js";
+import { type Envelope, envelopeOf, eventId, eventOf, type NotificationCause, signBody } from "./envelope.js";
 import type { Notification } from "./notification.js";
-import { type Delivery, newDelivery, recordOutcome } from "./outbox.js";
+import { type Delivery, newDelivery, recordOutcome, UnsentDelivery } from "./outbox.js";
 import type { WebhookSettings } from "./settings.js";
 import { targetProblem } from "./target.js";
 
@@ -15,6 +15,8 @@ interface Job {
   delivery: Delivery;
   endpoint: Pick<Webhook, "url" | "secret" | "headers">;
 }
+
+const NO_ENDPOINTS: readonly Webhook[] = [];
 
 /** One endpoint's line: deliveries go out one at a time, in the order they were made. */
 interface Lane {
@@ -52,26 +54,34 @@ export class WebhookDispatcher {
   /** Records the notifications an operation caused and queues a delivery per active endpoint that wants each. */
   notify(project: Project, notifications: readonly Notification[], cause: NotificationCause): void {
     if (notifications.length === 0) return;
-    const endpoints = project.webhooks.list();
+    const endpoints = project.webhooks.size === 0 ? NO_ENDPOINTS : project.webhooks.list();
     const nowIso = project.clock.iso();
     for (const notification of notifications) {
-      const takers = endpoints.filter((endpoint) => wants(endpoint, notification.type));
+      const takers =
+        endpoints.length === 0
+          ? NO_ENDPOINTS
+          : endpoints.filter((endpoint) => wants(endpoint, notification.type));
       if (takers.length === 0 && this.settings.outboxSize === 0) continue;
-      const event = eventOf(project.ids, notification, nowIso, cause);
       // The body is written when it is sent, later, from `data` as the use case built it: no copy (a structured
       // copy of four notifications cost a card assignment most of its CPU again). That is safe because `data` is
       // made fresh per notification and shares only stored records' parts, and records are replaced by put, never
-      // changed in place (Notification's contract).
+      // changed in place (Notification's contract). For the same reason, a notification no endpoint takes is kept
+      // unbuilt until someone reads the outbox.
       if (takers.length === 0) {
-        this.#record(project, null, envelopeOf(project.ids, project.id, notification, event, null), nowIso);
+        project.outbox.add(
+          new UnsentDelivery(project.ids, project.id, notification, nowIso, cause),
+          this.settings.outboxSize,
+        );
+        this.#changed(project.id);
         continue;
       }
+      const event = eventOf(notification, nowIso, cause, eventId(notification.type, project.ids));
       for (const endpoint of takers) {
         const source = { id: endpoint.id, object: "webhook" as const, target_url: endpoint.url };
         const delivery = this.#record(
           project,
           endpoint,
-          envelopeOf(project.ids, project.id, notification, event, source),
+          envelopeOf(project.id, notification, event, source, project.ids.v2Id("whs")),
           nowIso,
         );
         this.#enqueue({ project, delivery, endpoint });
@@ -126,8 +136,8 @@ export class WebhookDispatcher {
     return this.#whenIdle();
   }
 
-  #record(project: Project, endpoint: Webhook | null, envelope: Envelope, nowIso: string): Delivery {
-    const delivery = newDelivery(project.ids, endpoint, envelope, nowIso);
+  #record(project: Project, endpoint: Webhook, envelope: Envelope, nowIso: string): Delivery {
+    const delivery = newDelivery(endpoint, envelope, nowIso, project.ids.v2Id("whd"));
     project.outbox.add(delivery, this.settings.outboxSize);
     this.#changed(project.id);
     return delivery;

@@ -32,19 +32,31 @@ export interface Envelope {
   event: WebhookEvent;
 }
 
+/** The prefix of an event id, per notification type (a handful of types, each worked out once). */
+const EVENT_PREFIXES = new Map<string, string>();
+
 /**
  * The event's id: `ev` and the first three letters of its resource, as the vendor's examples write them (`evred_`
  * for a redemption, `evcus_` for a customer); hex like the vendor's, 18 characters.
  */
+export function eventId(type: string, ids: IdSource): string {
+  let prefix = EVENT_PREFIXES.get(type);
+  if (prefix === undefined) {
+    prefix = `ev${(type.split(".")[0] ?? "").replace(/[^a-z]/g, "").slice(0, 3)}`;
+    EVENT_PREFIXES.set(type, prefix);
+  }
+  return ids.v2Id(prefix);
+}
+
+/** The event a notification is, caused by `cause` at `nowIso`, under `id` (eventId, from the project's source). */
 export function eventOf(
-  ids: IdSource,
   notification: Notification,
   nowIso: string,
   cause: NotificationCause,
+  id: string,
 ): WebhookEvent {
-  const resource = (notification.type.split(".")[0] ?? "").replace(/[^a-z]/g, "").slice(0, 3);
   return {
-    id: ids.v2Id(`ev${resource}`),
+    id,
     type: notification.type,
     created_at: nowIso,
     entity_id: notification.entityId,
@@ -54,15 +66,15 @@ export function eventOf(
 }
 
 export function envelopeOf(
-  ids: IdSource,
   projectId: string,
   notification: Notification,
   event: WebhookEvent,
   source: Envelope["source"],
+  // The sendout's id: the vendor's example is `whs_` and 18 hex characters.
+  id: string,
 ): Envelope {
   return {
-    // The sendout's id: the vendor's example is `whs_` and 18 hex characters.
-    id: ids.v2Id("whs"),
+    id,
     project_id: projectId,
     created_at: event.created_at,
     type: notification.type,

@@ -19,3 +19,24 @@ export interface Notification {
 
 /** Where a handler hands its notifications once the operation has succeeded. */
 export type Notify = (notifications: readonly Notification[]) => void;
+
+/**
+ * A notification whose `data` is built the first time it is read (when it is sent, or its outbox record read),
+ * from inputs that never change: stored records, which are replaced by put, never changed in place. An operation
+ * no endpoint hears and no one reads the outbox of then builds no payload.
+ */
+export function lazyNotification(
+  type: string,
+  entityId: string,
+  build: () => Readonly<Record<string, unknown>>,
+): Notification {
+  let data: Readonly<Record<string, unknown>> | undefined;
+  return {
+    type,
+    entityId,
+    get data() {
+      data ??= build();
+      return data;
+    },
+  };
+}

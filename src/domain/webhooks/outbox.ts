@@ -2,7 +2,8 @@ import { Ring } from "../../emulation/journal/ring.js";
 import type { PostOutcome } from "../../platform/http-post.js";
 import type { IdSource } from "../../platform/ids.js";
 import { notFound } from "../errors.js";
-import type { Envelope } from "./envelope.js";
+import { type Envelope, envelopeOf, eventId, eventOf, type NotificationCause } from "./envelope.js";
+import type { Notification } from "./notification.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "not_sent"] as const;
 type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -30,13 +31,13 @@ export interface Delivery {
 
 /** A delivery of a notification to an endpoint (pending), or of one no endpoint took (not_sent). */
 export function newDelivery(
-  ids: IdSource,
   endpoint: { id: string; url: string } | null,
   envelope: Envelope,
   nowIso: string,
+  id: string,
 ): Delivery {
   return {
-    id: ids.v2Id("whd"),
+    id,
     object: "webhook_delivery",
     webhook_id: endpoint?.id ?? null,
     url: endpoint?.url ?? null,
@@ -64,6 +65,51 @@ export function recordOutcome(delivery: Delivery, outcome: PostOutcome): void {
     : (outcome.error ?? `the receiver answered ${outcome.status}; a 2xx is expected`);
 }
 
+/**
+ * A notification no endpoint took, kept as what its `not_sent` delivery is made of (its ids, drawn when it
+ * happened, in the order an eager build draws them; the notification, whose data is built from records never
+ * changed in place; the time and cause) and built the first time the outbox is read. Such a delivery never changes
+ * afterwards (a resend refuses it), so building it late shows exactly what building it then would have; a card
+ * assignment no one reads the outbox of then costs no envelope, event or delivery (issue 26).
+ */
+export class UnsentDelivery {
+  readonly #ids: readonly [event: string, envelope: string, delivery: string];
+  readonly #projectId: string;
+  readonly #notification: Notification;
+  readonly #nowIso: string;
+  readonly #cause: NotificationCause;
+  #built: Delivery | undefined;
+
+  constructor(
+    ids: IdSource,
+    projectId: string,
+    notification: Notification,
+    nowIso: string,
+    cause: NotificationCause,
+  ) {
+    this.#ids = [eventId(notification.type, ids), ids.v2Id("whs"), ids.v2Id("whd")];
+    this.#projectId = projectId;
+    this.#notification = notification;
+    this.#nowIso = nowIso;
+    this.#cause = cause;
+  }
+
+  build(): Delivery {
+    if (this.#built) return this.#built;
+    const [eventIdOf, envelopeId, deliveryId] = this.#ids;
+    const event = eventOf(this.#notification, this.#nowIso, this.#cause, eventIdOf);
+    const envelope = envelopeOf(this.#projectId, this.#notification, event, null, envelopeId);
+    this.#built = newDelivery(null, envelope, this.#nowIso, deliveryId);
+    return this.#built;
+  }
+}
+
+type Kept = Delivery | UnsentDelivery;
+
+function built(kept: Kept): Delivery {
+  return kept instanceof UnsentDelivery ? kept.build() : kept;
+}
+
 export interface DeliveryFilter {
   type?: string | undefined;
   status?: DeliveryStatus | undefined;
@@ -77,9 +123,9 @@ export interface DeliveryFilter {
  * reads stays bounded. Kept in memory only: a restart or a reset starts an empty outbox, as the journal does.
  */
 export class Outbox {
-  readonly #ring = new Ring<Delivery>(0);
+  readonly #ring = new Ring<Kept>(0);
 
-  add(delivery: Delivery, capacity: number): void {
+  add(delivery: Kept, capacity: number): void {
     if (this.#ring.capacity !== capacity) this.#ring.resize(capacity);
     this.#ring.push(delivery);
   }
@@ -92,6 +138,7 @@ export class Outbox {
   list(filter: DeliveryFilter = {}): Delivery[] {
     const matching = this.#ring
       .toArray()
+      .map(built)
       .filter(
         (d) =>
           (filter.type === undefined || d.type === filter.type) &&
@@ -102,7 +149,10 @@ export class Outbox {
   }
 
   get(id: string): Delivery {
-    const delivery = this.#ring.toArray().find((d) => d.id === id);
+    const delivery = this.#ring
+      .toArray()
+      .map(built)
+      .find((d) => d.id === id);
     if (!delivery) throw notFound("webhook_delivery", id);
     return delivery;
   }

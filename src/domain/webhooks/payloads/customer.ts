@@ -1,7 +1,7 @@
 import type { Customer } from "../../customers/customer.js";
 import type { ResolvedCustomer } from "../../customers/resolve-customer.js";
 import type { Project } from "../../projects/project.js";
-import type { Notification } from "../notification.js";
+import { lazyNotification, type Notification } from "../notification.js";
 import { WEBHOOK_EVENT } from "../types.js";
 import { present } from "./simple.js";
 
@@ -56,10 +56,10 @@ const NO_LOYALTY = Object.freeze({ points: 0, referred_customers: 0, campaigns: 
 
 /**
  * The vendor's `CustomerWithSummaryLoyaltyReferrals`, as customer.created and customer.updated carry it: the
- * record's fields (nulls left out: the schema types them as strings), the summary, loyalty and referrals. A new
- * customer holds nothing yet, so its loyalty is the empty one without a lookup.
+ * record's fields (nulls left out: the schema types them as strings), the summary, loyalty and referrals.
+ * `loyalty` is summed by the caller when the notification is made (a new customer holds nothing: no lookup).
  */
-function customerWithSummary(project: Project, customer: Customer, isNew: boolean): Json {
+function customerWithSummary(customer: Customer, loyalty: Json): Json {
   return {
     ...present({
       id: customer.id,
@@ -73,7 +73,7 @@ function customerWithSummary(project: Project, customer: Customer, isNew: boolea
       metadata: customer.metadata,
     }),
     summary: EMPTY_SUMMARY,
-    loyalty: isNew ? NO_LOYALTY : loyaltyOf(project, customer.id),
+    loyalty,
     referrals: NO_REFERRALS,
     system_metadata: {},
     ...present({ created_at: customer.created_at, updated_at: customer.updated_at }),
@@ -110,9 +110,11 @@ export function publicationCustomer(customer: Customer): Json {
 export function customerNotification(project: Project, resolved: ResolvedCustomer): Notification | undefined {
   if (!resolved.changed) return undefined;
   const { customer, isNew } = resolved;
-  return {
-    type: isNew ? WEBHOOK_EVENT.customerCreated : WEBHOOK_EVENT.customerUpdated,
-    entityId: customer.id,
-    data: { customer: customerWithSummary(project, customer, isNew) },
-  };
+  // The loyalty sums cards as they are now, which later requests change: summed now, the rest built when read.
+  const loyalty = isNew ? NO_LOYALTY : loyaltyOf(project, customer.id);
+  return lazyNotification(
+    isNew ? WEBHOOK_EVENT.customerCreated : WEBHOOK_EVENT.customerUpdated,
+    customer.id,
+    () => ({ customer: customerWithSummary(customer, loyalty) }),
+  );
 }

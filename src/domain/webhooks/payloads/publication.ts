@@ -2,7 +2,7 @@ import type { Campaign } from "../../campaigns/campaign.js";
 import type { Customer } from "../../customers/customer.js";
 import type { Publication } from "../../publications/publication.js";
 import type { Voucher } from "../../vouchers/voucher.js";
-import type { Notification } from "../notification.js";
+import { lazyNotification, type Notification } from "../notification.js";
 import { WEBHOOK_EVENT } from "../types.js";
 import { publicationCustomer } from "./customer.js";
 import { simpleCampaign, simpleCustomer, simpleVoucher } from "./simple.js";
@@ -35,33 +35,42 @@ function publicationItem({ customer, publication, voucher }: PublicationFacts) {
 /**
  * A card assigned to a customer, in the order the service's records come into being: the publication
  * (publication.succeeded), the customer's activity (customer.publication.succeeded), the card (voucher.published).
- * The three share their parts (one customer, campaign, voucher and publication shape), built once.
+ * The three share their parts (one customer, campaign, voucher and publication shape), built once, when the
+ * first of them is read (lazyNotification: the records they are made of are never changed in place).
  *
  * customer.publication.succeeded's schema describes a publication made by a distribution (its `metadata` must name
  * the distribution's source); one made through the API has no distribution, so `publication` is null there, which
  * the schema allows. The publication itself is in the other two.
  */
 export function publicationNotifications(facts: PublicationFacts): Notification[] {
-  const customer = simpleCustomer(facts.customer);
-  const campaign = simpleCampaign(facts.campaign);
-  const voucher = simpleVoucher(facts.voucher);
-  const publication = publicationItem(facts);
+  let parts: ReturnType<typeof partsOf> | undefined;
+  const shared = () => {
+    parts ??= partsOf(facts);
+    return parts;
+  };
   return [
-    {
-      type: WEBHOOK_EVENT.publicationSucceeded,
-      entityId: facts.publication.id,
-      // `user` is the dashboard user behind a publication: null for one made through the API.
-      data: { customer, campaign, publication, voucher, user: null },
-    },
-    {
-      type: WEBHOOK_EVENT.customerPublicationSucceeded,
-      entityId: facts.customer.id,
-      data: { customer, campaign, publication: null, voucher },
-    },
-    {
-      type: WEBHOOK_EVENT.voucherPublished,
-      entityId: facts.voucher.id,
-      data: { customer, campaign, publication, voucher, created_at: facts.publication.created_at },
-    },
+    // `user` is the dashboard user behind a publication: null for one made through the API.
+    lazyNotification(WEBHOOK_EVENT.publicationSucceeded, facts.publication.id, () => ({
+      ...shared(),
+      user: null,
+    })),
+    lazyNotification(WEBHOOK_EVENT.customerPublicationSucceeded, facts.customer.id, () => {
+      const { customer, campaign, voucher } = shared();
+      return { customer, campaign, publication: null, voucher };
+    }),
+    lazyNotification(WEBHOOK_EVENT.voucherPublished, facts.voucher.id, () => ({
+      ...shared(),
+      created_at: facts.publication.created_at,
+    })),
   ];
+}
+
+/** The parts the three notifications share, in the order their `data` lists them. */
+function partsOf(facts: PublicationFacts) {
+  return {
+    customer: simpleCustomer(facts.customer),
+    campaign: simpleCampaign(facts.campaign),
+    publication: publicationItem(facts),
+    voucher: simpleVoucher(facts.voucher),
+  };
 }

@@ -1,0 +1,310 @@
+import { describe, expect, it } from "vitest";
+import { type AuthContext, authenticate } from "../../src/domain/auth/authenticate.js";
+import { createKey } from "../../src/domain/auth/keys.js";
+import { issueToken } from "../../src/domain/auth/tokens.js";
+import { ApiError } from "../../src/domain/errors.js";
+import type { Project } from "../../src/domain/projects/project.js";
+import { type CredentialHeaders, credentialsFromHeaders } from "../../src/http/credentials.js";
+import { errorBody } from "../../src/http/errors.js";
+import { OPERATIONS, type OperationName, operation } from "../../src/http/operations.js";
+import { buildWorld, type World } from "../helpers/world.js";
+
+/**
+ * FIDELITY.md "Authentication", every cell, against the domain's authenticate() with the real registry and
+ * stores. The HTTP tests of the token and location endpoints repeat the cells that matter over the wire.
+ */
+
+function tokenFor(world: World, project: Project, appId: string, scope: string): string {
+  return issueToken(world.registry, project, project.apiKeys.get(appId), {
+    grant_type: "client_credentials",
+    scope,
+  }).access_token;
+}
+
+function attempt(world: World, name: OperationName, headers: CredentialHeaders): AuthContext | ApiError {
+  try {
+    return authenticate(world.registry, credentialsFromHeaders(headers), operation(name).auth);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+}
+
+function expectRefused(result: AuthContext | ApiError, status: number, details: RegExp): void {
+  expect(result).toBeInstanceOf(ApiError);
+  const error = result as ApiError;
+  expect({ status: error.status, key: error.key }).toEqual({
+    status,
+    key: status === 401 ? "unauthorized" : "forbidden",
+  });
+  expect(error.message).toBe(status === 401 ? "Unauthorized" : "Forbidden");
+  expect(error.details).toMatch(details);
+}
+
+function expectAllowed(result: AuthContext | ApiError, projectId: string): AuthContext {
+  if (result instanceof ApiError) throw new Error(`refused: ${result.status} ${result.details}`);
+  expect(result.project.id).toBe(projectId);
+  return result;
+}
+
+/** The auth matrix is the operation table's: every row is tested, and a row without a scope here fails to compile. */
+function title(name: OperationName): string {
+  const row = operation(name);
+  return `${row.method} ${row.path}`;
+}
+
+const PAIR = { appId: "demo-app-id", appToken: "demo-app-token" };
+const V1_WITH_TOKENS = ["addMember", "getLocation", "trackEvent"] as const;
+const V2 = ["createTier", "deleteIncentive"] as const;
+const ALL = OPERATIONS.map((row) => row.name);
+const SCOPE_FOR: Record<OperationName, string> = {
+  generateToken: "api",
+  addMember: "loyalties",
+  getLocation: "locations",
+  trackEvent: "events",
+  createTier: "loyalties",
+  deleteIncentive: "loyalties",
+};
+
+describe("authentication matrix", () => {
+  for (const operation of ALL) {
+    describe(title(operation), () => {
+      it("no credentials: 401 saying what is missing", () => {
+        expectRefused(attempt(buildWorld(), operation, {}), 401, /^Missing/);
+      });
+
+      it("X-App-Id without X-App-Token: 401 Missing X-App-Token header", () => {
+        expectRefused(
+          attempt(buildWorld(), operation, { appId: "demo-app-id" }),
+          401,
+          /^Missing X-App-Token header$/,
+        );
+      });
+
+      it("X-App-Token without X-App-Id: 401 Missing X-App-Id header", () => {
+        expectRefused(attempt(buildWorld(), operation, { appToken: "x" }), 401, /^Missing X-App-Id header$/);
+      });
+
+      it("a wrong secret and an unknown app id answer identically", () => {
+        const world = buildWorld();
+        const wrongSecret = attempt(world, operation, { appId: "demo-app-id", appToken: "nope" }) as ApiError;
+        const unknownId = attempt(world, operation, {
+          appId: "no-such-app",
+          appToken: "demo-app-token",
+        }) as ApiError;
+        expectRefused(wrongSecret, 401, /^Invalid X-App-Id or X-App-Token$/);
+        expect(errorBody(unknownId, "r")).toEqual(errorBody(wrongSecret, "r"));
+      });
+
+      it("a key of another project's secret does not open this project", () => {
+        const result = attempt(buildWorld(), operation, {
+          appId: "demo-app-id",
+          appToken: "other-app-token",
+        });
+        expectRefused(result, 401, /^Invalid X-App-Id or X-App-Token$/);
+      });
+    });
+  }
+
+  it("POST /v1/oauth/token takes the key pair only: a bearer token alone is refused", () => {
+    const world = buildWorld();
+    const token = tokenFor(world, world.demo, "demo-app-id", "api");
+    expectRefused(
+      attempt(world, "generateToken", { authorization: `Bearer ${token}` }),
+      401,
+      /^Missing X-App-Id and X-App-Token headers$/,
+    );
+    expectAllowed(attempt(world, "generateToken", PAIR), "demo");
+  });
+
+  for (const operation of V1_WITH_TOKENS) {
+    describe(`${title(operation)} (key pair or token)`, () => {
+      it("the key pair alone is enough", () => {
+        expect(expectAllowed(attempt(buildWorld(), operation, PAIR), "demo").key?.app_id).toBe("demo-app-id");
+      });
+
+      it(`a token with scope api or ${SCOPE_FOR[operation]} is enough`, () => {
+        const world = buildWorld();
+        for (const scope of ["api", SCOPE_FOR[operation]]) {
+          const token = tokenFor(world, world.demo, "demo-app-id", scope);
+          const context = expectAllowed(
+            attempt(world, operation, { authorization: `Bearer ${token}` }),
+            "demo",
+          );
+          expect(context.token?.scope).toEqual([scope]);
+        }
+      });
+
+      it("a token without the needed scope is 403 naming the scopes that would allow it", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "vouchers customers");
+        expectRefused(
+          attempt(world, operation, { authorization: `Bearer ${token}` }),
+          403,
+          new RegExp(
+            `scope \\(vouchers customers\\) does not allow this call; it needs api or ${SCOPE_FOR[operation]}$`,
+          ),
+        );
+      });
+
+      it("an unknown token is 401", () => {
+        const result = attempt(buildWorld(), operation, { authorization: "Bearer not-a-token-at-all" });
+        expectRefused(result, 401, /^Invalid access token$/);
+      });
+
+      it("an Authorization header that is not a Bearer token is 401", () => {
+        const result = attempt(buildWorld(), operation, { authorization: "Basic ZGVtbzpkZW1v" });
+        expectRefused(result, 401, /Bearer <token>/);
+      });
+
+      it("an expired token is 401 saying it expired", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "api");
+        world.clock.advance(900);
+        expectRefused(attempt(world, operation, { authorization: `Bearer ${token}` }), 401, /expired/);
+      });
+
+      it("a key pair and a token of the same project together are accepted", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "api");
+        expectAllowed(attempt(world, operation, { ...PAIR, authorization: `Bearer ${token}` }), "demo");
+      });
+
+      it("a key pair and a token of different projects are refused", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.other, "other-app-id", "api");
+        expectRefused(
+          attempt(world, operation, { ...PAIR, authorization: `Bearer ${token}` }),
+          401,
+          /different projects/,
+        );
+      });
+
+      it("a valid key pair does not excuse a bad token sent with it", () => {
+        const world = buildWorld();
+        expectRefused(
+          attempt(world, operation, { ...PAIR, authorization: "Bearer forged" }),
+          401,
+          /Invalid access token/,
+        );
+      });
+
+      it("a key whose permissions lack the operation's scopes is 403", () => {
+        const result = attempt(buildWorld(), operation, {
+          appId: "demo-readonly-app-id",
+          appToken: "demo-readonly-app-token",
+        });
+        if (operation === "getLocation") expectAllowed(result, "demo");
+        else expectRefused(result, 403, /permissions do not allow this call/);
+      });
+    });
+  }
+
+  describe("X-Service-OAuth", () => {
+    it("carries a token for location retrieval, with or without the Bearer prefix", () => {
+      const world = buildWorld();
+      const token = tokenFor(world, world.demo, "demo-app-id", "locations");
+      expectAllowed(attempt(world, "getLocation", { serviceOAuth: token }), "demo");
+      expectAllowed(attempt(world, "getLocation", { serviceOAuth: `Bearer ${token}` }), "demo");
+    });
+
+    it("is not a credential of the other operations", () => {
+      const world = buildWorld();
+      const token = tokenFor(world, world.demo, "demo-app-id", "api");
+      for (const operation of ["addMember", "trackEvent", "createTier", "deleteIncentive"] as const)
+        expectRefused(attempt(world, operation, { serviceOAuth: token }), 401, /^Missing/);
+    });
+  });
+
+  for (const operation of V2) {
+    describe(`${title(operation)} (v2)`, () => {
+      it("strict by default: no credentials is 401 asking for both", () => {
+        expectRefused(
+          attempt(buildWorld(), operation, {}),
+          401,
+          /v2 operations need 'Authorization: Bearer <token>' and/,
+        );
+      });
+
+      it("strict by default: the key pair alone is 401 asking for the bearer token", () => {
+        expectRefused(attempt(buildWorld(), operation, PAIR), 401, /^Missing Authorization header/);
+      });
+
+      it("strict by default: the token alone is 401 asking for the key pair", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "loyalties");
+        expectRefused(
+          attempt(world, operation, { authorization: `Bearer ${token}` }),
+          401,
+          /^Missing X-App-Id and X-App-Token headers/,
+        );
+      });
+
+      it("strict by default: bearer token and key pair of one project are accepted", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "loyalties");
+        expectAllowed(attempt(world, operation, { ...PAIR, authorization: `Bearer ${token}` }), "demo");
+      });
+
+      it("strict: a token of scope locations is 403", () => {
+        const world = buildWorld();
+        const token = tokenFor(world, world.demo, "demo-app-id", "locations");
+        expectRefused(
+          attempt(world, operation, { ...PAIR, authorization: `Bearer ${token}` }),
+          403,
+          /needs api or loyalties/,
+        );
+      });
+
+      it("the server-wide setting 'either' accepts the key pair alone or the token alone", () => {
+        const world = buildWorld({ defaults: { v2AuthMode: "either" } });
+        const token = tokenFor(world, world.demo, "demo-app-id", "loyalties");
+        expectAllowed(attempt(world, operation, PAIR), "demo");
+        expectAllowed(attempt(world, operation, { authorization: `Bearer ${token}` }), "demo");
+      });
+
+      it("a project's own setting overrides the server's", () => {
+        const world = buildWorld();
+        world.demo.settings = { ...world.demo.settings, v2_auth_mode: "either" };
+        expectAllowed(attempt(world, operation, PAIR), "demo");
+        expectRefused(
+          attempt(world, operation, { appId: "other-app-id", appToken: "other-app-token" }),
+          401,
+          /Missing Authorization/,
+        );
+      });
+    });
+  }
+
+  describe("IP allow-lists", () => {
+    function keyWithAllowlist(world: World) {
+      return createKey(world.registry, world.demo, { ip_allowlist: ["10.1.0.0/16", "::1"] });
+    }
+
+    it("a key used from outside its allow-list is 403, with its key pair or its tokens", () => {
+      const world = buildWorld();
+      const key = keyWithAllowlist(world);
+      const token = tokenFor(world, world.demo, key.app_id, "api");
+      const pair = { appId: key.app_id, appToken: key.app_token };
+      expectRefused(
+        attempt(world, "getLocation", { ...pair, ip: "127.0.0.1" }),
+        403,
+        /127\.0\.0\.1 are not allowed/,
+      );
+      expectRefused(
+        attempt(world, "getLocation", { authorization: `Bearer ${token}`, ip: "10.2.0.1" }),
+        403,
+        /not allowed/,
+      );
+    });
+
+    it("inside the allow-list (IPv4, IPv4-mapped IPv6, an exact IPv6 address) it is accepted", () => {
+      const world = buildWorld();
+      const key = keyWithAllowlist(world);
+      const pair = { appId: key.app_id, appToken: key.app_token };
+      expectAllowed(attempt(world, "getLocation", { ...pair, ip: "10.1.2.3" }), "demo");
+      expectAllowed(attempt(world, "getLocation", { ...pair, ip: "::ffff:10.1.200.7" }), "demo");
+      expectAllowed(attempt(world, "getLocation", { ...pair, ip: "::1" }), "demo");
+    });
+  });
+});

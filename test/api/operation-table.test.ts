@@ -1,0 +1,96 @@
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { scenarios } from "../../bench/scenarios.js";
+import { DEFAULTS } from "../../src/config/settings.js";
+import { baseApp, finishApp } from "../../src/http/app.js";
+import { mountOperations } from "../../src/http/operation-routes.js";
+import { expressPath, OPERATIONS, type Operation } from "../../src/http/operations.js";
+import { operationCases } from "../fuzz/operations.js";
+import { operationFor } from "../helpers/contract.js";
+import { send } from "../helpers/http.js";
+import { buildWorld } from "../helpers/world.js";
+
+/**
+ * The operation table (src/http/operations.ts) is the one place an operation is declared: every row must be
+ * routed, authenticated before anything else, fuzzed and benchmarked. A row that one of them misses fails here.
+ */
+
+/** A concrete path of the row: each `{param}` filled with a value no fixture has. */
+function concretePath(row: Operation): string {
+  return row.path.replace(/\{[^}]+\}/g, "zz_unknown");
+}
+
+/** The row's path as a pattern any concrete path of it matches. */
+function pathPattern(row: Operation): RegExp {
+  return new RegExp(`^${row.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+}
+
+function appWith(rows: readonly Operation[]) {
+  const world = buildWorld();
+  const app = baseApp(DEFAULTS);
+  mountOperations(app, { registry: world.registry, bodyLimit: DEFAULTS.bodyLimit }, rows);
+  return finishApp(app, DEFAULTS.bodyLimit);
+}
+
+describe("every row of the operation table", () => {
+  const app = appWith(OPERATIONS);
+
+  for (const row of OPERATIONS) {
+    it(`${row.name}: an operation of the vendor's contract`, () => {
+      expect(operationFor(row.method, concretePath(row))).toBeDefined();
+    });
+
+    it(`${row.name}: routed and authenticated first (401 without credentials, contract-valid)`, async () => {
+      const response = await send(app, { method: row.method, path: concretePath(row) });
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ code: 401, key: "unauthorized" });
+      expect(response.body.details).toMatch(/^Missing/);
+    });
+
+    it(`${row.name}: another method on its path is 405 naming ${row.method} in Allow`, async () => {
+      const response = await request(app).put(concretePath(row));
+      expect(response.status).toBe(405);
+      expect(response.headers.allow?.split(", ")).toContain(row.method);
+    });
+  }
+
+  // Issue 15: the first row (the token endpoint) is a real operation, so unmounted it is 501 not_emulated.
+  it("a row left out of the mount is not served (the checks above can fail)", async () => {
+    const [first, ...rest] = OPERATIONS;
+    if (!first) throw new Error("empty table");
+    const response = await request(appWith(rest))[first.method.toLowerCase() as "get" | "post" | "delete"](
+      concretePath(first),
+    );
+    expect(response.status).toBe(501);
+    expect(response.body.details).toBe(
+      "POST /v1/oauth/token (generate-oauth-token) is not emulated by loyalty-mock",
+    );
+  });
+
+  it("has a generated-input (fuzz) target per row, and no target for anything else", () => {
+    expect(Object.keys(operationCases("t")).sort()).toEqual(OPERATIONS.map((row) => row.name).sort());
+  });
+
+  it("has a benchmark scenario per row, each sending the row's method to a path of the row", () => {
+    const all = scenarios({ tierStructures: 1, incentives: 1 });
+    expect(all.map((scenario) => scenario.operation).sort()).toEqual(
+      OPERATIONS.map((row) => row.name).sort(),
+    );
+    for (const scenario of all) {
+      const row = OPERATIONS.find((candidate) => candidate.name === scenario.operation);
+      if (!row) throw new Error(`scenario ${scenario.name} measures no row`);
+      for (const sent of scenario.requests({ token: "t" })) {
+        const setup = sent.setupRequest as
+          | ((request: typeof sent, context: object) => typeof sent)
+          | undefined;
+        const prepared = setup ? setup({ ...sent }, {}) : sent;
+        expect(prepared?.method).toBe(row.method);
+        expect(prepared?.path).toMatch(pathPattern(row));
+      }
+    }
+  });
+
+  it("declares Express paths from the contract's paths", () => {
+    expect(expressPath("/v1/loyalties/{campaignId}/members")).toBe("/v1/loyalties/:campaignId/members");
+  });
+});

@@ -1,0 +1,244 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../../src/http/control/version.js";
+import { control } from "../helpers/control.js";
+import { expectError, send } from "../helpers/http.js";
+import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function locationWith(app: Parameters<typeof send>[0], keys: Record<string, string>, id = "loc_demo_circle") {
+  return send(app, { method: "GET", path: `/v1/locations/${id}`, headers: keys });
+}
+
+describe("GET /__mock/health", () => {
+  it("is ok with the version, uptime and project count", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, { method: "GET", path: "/__mock/health" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: "ok",
+      version: VERSION,
+      uptime_s: expect.any(Number),
+      projects: 2,
+      control: "open",
+    });
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(VERSION).toBe(pkg.version);
+  });
+});
+
+describe("POST /__mock/projects", () => {
+  it("copies a template's data under a fresh id and fresh keys, which work at once", async () => {
+    const { app, registry } = buildWorld();
+    const res = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      object: "project",
+      project_id: expect.stringMatching(/^proj-[0-9a-f]{12}$/),
+      name: "Demo project",
+      app_id: expect.stringMatching(UUID),
+      app_token: expect.stringMatching(UUID),
+      template: "demo",
+      now: "2026-11-20T10:00:00.000Z",
+    });
+    expect(res.body.api_keys.map((key: { name: string }) => key.name)).toEqual([
+      "Demo server-side key",
+      "Demo read-only key (locations only)",
+    ]);
+    // The read-only key keeps its permissions; its credentials are new.
+    expect(res.body.api_keys[1]).toMatchObject({
+      permissions: ["locations"],
+      app_id: expect.stringMatching(UUID),
+    });
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys)).status).toBe(200);
+    expect(registry.get(res.body.project_id).vouchers.size).toBe(registry.get("demo").vouchers.size);
+    // The template keeps its own keys.
+    expect((await locationWith(app, DEMO_KEYS)).status).toBe(200);
+  });
+
+  it("copies the template's fixtures, not what tests have since done to it", async () => {
+    const { app, registry } = buildWorld();
+    registry.get("demo").locations.delete("loc_demo_circle");
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "demo", project_id: "job-42", name: "CI job 42" },
+    });
+    expect(res.body).toMatchObject({ project_id: "job-42", name: "CI job 42" });
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys)).status).toBe(200);
+  });
+
+  it("takes a document in the fixture format and generates what it leaves out", async () => {
+    const { app } = buildWorld();
+    const body = {
+      locations: [
+        {
+          id: "loc_shop",
+          name: "Shop",
+          shape: { type: "circle", format: "distance", distance: { center: "geo:1,2", radius: "1 km" } },
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+    };
+    const res = await control(app, { method: "POST", path: "/__mock/projects", body });
+    expect(res.status).toBe(201);
+    expect(res.body.api_keys).toHaveLength(1);
+    expect(res.body.template).toBeNull();
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys, "loc_shop")).body.name).toBe("Shop");
+    expect((await locationWith(app, keys, "loc_demo_circle")).status).toBe(404);
+  });
+
+  it("keeps the ids and keys a document gives, filling in only missing secrets", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: {
+        project: { id: "mine", name: "Mine" },
+        api_keys: [{ app_id: "mine-app" }, { app_id: "mine-2", app_token: "s" }],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ project_id: "mine", name: "Mine", app_id: "mine-app" });
+    expect(res.body.app_token).toMatch(UUID);
+    expect(res.body.api_keys[1]).toMatchObject({ app_id: "mine-2", app_token: "s" });
+  });
+
+  it("two projects made from one template never share credentials", async () => {
+    const { app } = buildWorld();
+    const a = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    const b = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    expect(a.body.project_id).not.toBe(b.body.project_id);
+    expect(a.body.app_id).not.toBe(b.body.app_id);
+    expect(a.body.api_keys[0].client_id).not.toBe(b.body.api_keys[0].client_id);
+  });
+
+  const badBodies = [
+    { name: "an array", body: [], status: 400, details: "Request body should be object" },
+    { name: "a bare JSON string", body: '"demo"', status: 400, details: /^Request body is not valid JSON/ },
+    { name: "malformed JSON", body: '{"template":', status: 400, details: /^Request body is not valid JSON/ },
+    {
+      name: "an unknown template",
+      body: { template: "nope" },
+      status: 404,
+      details: "Cannot find project with id nope",
+    },
+    {
+      name: "a template with an unknown field",
+      body: { template: "demo", keys: 1 },
+      status: 400,
+      details: "Property .keys is not allowed",
+    },
+    {
+      name: "a bad project id",
+      body: { template: "demo", project_id: "Bad Id" },
+      status: 400,
+      details: /^Property \.project_id/,
+    },
+    {
+      name: "an existing project id",
+      body: { template: "demo", project_id: "other" },
+      status: 409,
+      details: "A project with id other exists already",
+    },
+    {
+      name: "an app id of another project",
+      body: { api_keys: [{ app_id: "demo-app-id" }] },
+      status: 409,
+      details: "App id demo-app-id is used by another project",
+    },
+    {
+      name: "an unknown collection",
+      body: { widgets: [] },
+      status: 400,
+      details: "Property .widgets is not allowed",
+    },
+    {
+      name: "a broken record",
+      body: { locations: [{ id: "loc_x" }] },
+      status: 400,
+      details: "Property .locations[0].name is required",
+    },
+    {
+      name: "a dangling reference",
+      body: {
+        events: [
+          { id: "evcus_1", type: "x", customer_id: "cust_none", created_at: "2026-01-01T00:00:00.000Z" },
+        ],
+      },
+      status: 400,
+      details: "Property .events[0].customer_id no customer with id cust_none in this project",
+    },
+  ];
+  for (const { name, body, status, details } of badBodies) {
+    it(`refuses ${name} (${status}) and creates nothing`, async () => {
+      const { app, registry } = buildWorld();
+      const res = await control(app, {
+        method: "POST",
+        path: "/__mock/projects",
+        body,
+        headers: typeof body === "string" ? { "Content-Type": "application/json" } : {},
+      });
+      expectError(res, status, { details });
+      expect(registry.list().map((project) => project.id)).toEqual(["demo", "other"]);
+    });
+  }
+
+  it("refuses a body that is not JSON with 415", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: "template=demo",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expectError(res, 415, { key: "unsupported_media_type" });
+  });
+});
+
+it("a posted document may not reuse another project's access token", async () => {
+  const { app, registry } = buildWorld();
+  const token = await send(app, {
+    method: "POST",
+    path: "/v1/oauth/token",
+    headers: DEMO_KEYS,
+    form: true,
+    body: "grant_type=client_credentials&scope=api",
+  });
+  const stolen = {
+    access_token: token.body.access_token,
+    app_id: "k",
+    client_id: "c",
+    scope: ["api"],
+    permissions: ["api"],
+    ip_allowlist: [],
+    issued_at: "2026-11-20T10:00:00.000Z",
+    expires_at: "2026-11-20T10:15:00.000Z",
+  };
+  const res = await control(app, { method: "POST", path: "/__mock/projects", body: { tokens: [stolen] } });
+  expectError(res, 409, { details: "An access token of the document belongs to another project" });
+  expect(registry.list()).toHaveLength(2);
+  const location = await send(app, {
+    method: "GET",
+    path: "/v1/locations/loc_demo_circle",
+    headers: { Authorization: `Bearer ${token.body.access_token}` },
+  });
+  expect(location.status).toBe(200);
+});
+
+it("a body over the size limit is 413 and creates nothing", async () => {
+  const { app, registry } = buildWorld({ bodyLimit: 1024 });
+  const res = await control(app, {
+    method: "POST",
+    path: "/__mock/projects",
+    body: { project: { name: "x".repeat(2000) } },
+  });
+  expectError(res, 413, { key: "query_too_large" });
+  expect(registry.list()).toHaveLength(2);
+});

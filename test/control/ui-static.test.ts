@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { UI_DIR } from "../../src/http/ui.js";
+import { buildWorld } from "../helpers/world.js";
+
+/** Every file under ui/, as a path relative to it. */
+function uiFiles(dir = UI_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? uiFiles(join(dir, entry.name)) : [relative(UI_DIR, join(dir, entry.name))],
+  );
+}
+
+describe("GET /__mock/ui/", () => {
+  it("serves the page without the admin token, with a policy allowing only this server's files", async () => {
+    const { app } = buildWorld({ adminToken: "s3cret" });
+    const page = await request(app).get("/__mock/ui/");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.text).toContain('<script type="module" src="app.js"></script>');
+    expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+    const script = await request(app).get("/__mock/ui/app.js");
+    expect(script.status).toBe(200);
+    expect(script.headers["content-type"]).toMatch(/^text\/javascript/);
+    const bare = await request(app).get("/__mock/ui");
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toBe("/__mock/ui/");
+  });
+
+  it("answers an unknown file with the service's 404, not the control API's 401", async () => {
+    const { app } = buildWorld({ adminToken: "s3cret" });
+    const res = await request(app).get("/__mock/ui/nope.js");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({
+      key: "not_found",
+      details: "Cannot GET /__mock/ui/nope.js: no such endpoint",
+    });
+  });
+
+  it("serves every file the page names, and the page names every module it has", async () => {
+    const { app } = buildWorld();
+    const html = readFileSync(join(UI_DIR, "index.html"), "utf8");
+    const named = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1] as string);
+    const modules = uiFiles().filter((file) => file.endsWith(".js"));
+    // Preloaded all at once: a module left out would cost the first paint a round trip per level of imports.
+    expect(named.filter((name) => name.endsWith(".js")).sort()).toEqual(modules.sort());
+    for (const file of uiFiles()) {
+      const res = await request(app).get(`/__mock/ui/${file}`);
+      expect(res.status, file).toBe(200);
+      const imports = [...readFileSync(join(UI_DIR, file), "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)];
+      for (const [, target] of imports)
+        expect(uiFiles(), `${file} imports ${target}`).toContain(join(file, "..", target as string));
+    }
+    expect(named.filter((name) => !name.endsWith(".js"))).toEqual(["style.css"]);
+  });
+});

@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/process.js";
+
+/**
+ * The layers of docs/internals/layers.md, bottom up: the platform; the domain (the vendor's resources) with the
+ * emulator's machinery (emulation/: faults, journal, rate limits, change feed) on the same rank, as each project
+ * holds both (a reset or a deletion takes its journal and fault rules along) and the machinery answers in the
+ * service's errors, so they import each other and only the cycle check keeps them apart; the HTTP layer and the
+ * state files beside each other; the configuration (the settings table, which names options of both); the assembly at the
+ * src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top. A module may import its own
+ * layer and the layers under it, never above.
+ */
+const SRC = join(ROOT, "src");
+const RANK: Record<string, number> = {
+  platform: 0,
+  domain: 1,
+  emulation: 1,
+  http: 2,
+  persistence: 2,
+  config: 3,
+  assembly: 4,
+  cli: 5,
+  bin: 6,
+};
+
+function layerOf(file: string): string {
+  const path = relative(SRC, file);
+  if (path === "main.ts") return "bin";
+  const top = path.split("/")[0] ?? "";
+  return path.includes("/") && top in RANK ? top : "assembly";
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** Every relative import (type-only ones too: they name what a layer knows about) as the file it points at. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+)"/g)].map((match) =>
+    resolve(file, "..", (match[1] as string).replace(/\.js$/, ".ts")),
+  );
+}
+
+/**
+ * The import cycles among `files`: each strongly connected component of more than one file, or a file importing
+ * itself (Tarjan's algorithm), as the list of its files, so the failure names every file of the ring.
+ */
+function cyclesOf(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+      } else if (onStack.has(target))
+        low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) components.push(component.reverse());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return components;
+}
+
+describe("layers", () => {
+  const files = sourceFiles(SRC);
+
+  it("finds the source and its imports", () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(importsOf(join(SRC, "cli", "serve.ts"))).toContain(join(SRC, "config", "settings.ts"));
+  });
+
+  it("no module imports a layer above its own; http and the state files stay apart", () => {
+    const wrong: string[] = [];
+    for (const file of files)
+      for (const target of importsOf(file)) {
+        const [from, to] = [layerOf(file), layerOf(target)];
+        const above = (RANK[to] as number) > (RANK[from] as number);
+        const model = RANK[from] === 1 && RANK[to] === 1;
+        const sideways = from !== to && RANK[to] === RANK[from] && !model;
+        if (above || sideways)
+          wrong.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
+      }
+    expect(wrong).toEqual([]);
+  });
+
+  it("no import cycle anywhere, type-only imports included", () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(SRC, file)).join(" -> "));
+    expect(cycles).toEqual([]);
+  });
+
+  it("the cycle finder finds a ring, a self-import, and nothing in a tree", () => {
+    const ring = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a", "d"]],
+      ["d", []],
+      ["e", ["e"]],
+    ]);
+    expect(cyclesOf(ring)).toEqual([["a", "b", "c"], ["e"]]);
+    expect(
+      cyclesOf(
+        new Map([
+          ["a", ["b", "c"]],
+          ["b", ["c"]],
+          ["c", []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("the house's shape", () => {
+  it("the src/ root holds the bin, the library and the server, at most four files; the rest is in folders by role", () => {
+    const root = readdirSync(SRC, { withFileTypes: true });
+    const files = root.filter((entry) => entry.isFile()).map((entry) => entry.name);
+    expect(files.length).toBeLessThanOrEqual(4);
+    expect(files).toEqual(expect.arrayContaining(["main.ts", "index.ts", "server.ts"]));
+    const folders = root.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !(folder in RANK))).toEqual([]);
+  });
+
+  it("tests live in area folders, none loose at the top of test/", () => {
+    const loose = readdirSync(join(ROOT, "test")).filter((name) => name.endsWith(".test.ts"));
+    expect(loose).toEqual([]);
+  });
+});
