@@ -45,8 +45,17 @@ export function createRegistry(options: {
   documents?: ProjectDocument[];
   defaults?: GivenDefaults;
   send?: Send;
+  /** startServer's option of the same name: every made-up value follows from it. For tests only. */
+  seed?: string;
+  /** startServer's option of the same name: every project's clock stands still at this ISO 8601 instant. */
+  freezeClock?: string;
 }): ProjectRegistry {
-  return new ProjectRegistry({ ...options, defaults: completeDefaults(options.defaults) });
+  const { freezeClock, ...rest } = options;
+  return new ProjectRegistry({
+    ...rest,
+    defaults: completeDefaults(options.defaults),
+    ...(freezeClock !== undefined && { freezeAt: Date.parse(freezeClock) }),
+  });
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = DEFAULTS.connectionLimits;

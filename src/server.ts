@@ -58,13 +58,17 @@ function buildRegistry(options: Resolved): { registry: ProjectRegistry; saved: L
   const clock = options.clock ?? systemClock;
   const defaults = projectDefaultsOf(options);
   const saved = options.stateFile === undefined ? undefined : loadState(options.stateFile);
+  const seeding = {
+    seed: options.seed,
+    freezeAt: options.freezeClock === undefined ? undefined : Date.parse(options.freezeClock),
+  };
   if (saved && options.stateFile !== undefined) {
-    const registry = new ProjectRegistry({ clock, defaults });
+    const registry = new ProjectRegistry({ clock, defaults, ...seeding });
     restoreProjects(registry, saved.projects, options.stateFile);
     return { registry, saved };
   }
   const documents = options.documents ?? loadProjectDocuments(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
-  return { registry: new ProjectRegistry({ clock, documents, defaults }), saved: undefined };
+  return { registry: new ProjectRegistry({ clock, documents, defaults, ...seeding }), saved: undefined };
 }
 
 /**
@@ -119,7 +123,11 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
   });
   const { host } = options;
-  const server = createHttpServer(app, { logger, limits: options.connectionLimits });
+  const server = createHttpServer(app, {
+    logger,
+    limits: options.connectionLimits,
+    requestId: () => registry.ids.requestId(),
+  });
   await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;

@@ -35,9 +35,13 @@ export async function serve(line: Serve): Promise<void> {
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
     const warning = openControlWarning(settings.host, settings.adminToken);
     if (warning !== undefined) say(warning);
+    // Its own line: scripts read the URL from the line above, to its end.
+    if (settings.seed !== undefined)
+      say("seeded: ids, codes, tokens and secrets are predictable; for tests only");
+    if (settings.freezeClock !== undefined) say(`every project clock frozen at ${settings.freezeClock}`);
     const projects = running.registry.list().map((project) => project.id);
     logger.info(
-      { url: running.url, projects, stateFile: settings.stateFile },
+      { url: running.url, projects, stateFile: settings.stateFile, seeded: settings.seed !== undefined },
       `loyalty-mock listening on ${running.url}`,
     );
     const stop = stopOnSignals(running, logger);

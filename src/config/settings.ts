@@ -133,6 +133,19 @@ export const SETTINGS = {
     help: "keep every project's state in this file",
     schema: z.string().min(1),
   },
+  // Snapshot tests (docs/guide/snapshots.md): the same requests answer byte for byte the same on every run.
+  seed: {
+    env: "SEED",
+    flag: { name: "seed", value: "<text>" },
+    help: "make every id, code, token and secret from this seed (predictable: for tests only)",
+    schema: z.string().min(1).max(200),
+  },
+  freezeClock: {
+    env: "FREEZE_CLOCK",
+    flag: { name: "freeze-clock", value: "<instant>" },
+    help: "every project's clock starts at this ISO 8601 instant and stands still until moved",
+    schema: z.iso.datetime({ offset: true }),
+  },
   stateSync: {
     env: "STATE_SYNC",
     flag: { name: "state-sync", value: "<mode>" },

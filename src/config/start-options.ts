@@ -32,6 +32,14 @@ export interface StartOptions {
   stateCompactBytes?: number;
   logger?: Logger;
   clock?: Clock;
+  /**
+   * Every value the server makes up (ids, card codes, tokens, request ids, webhook ids and secrets, created
+   * projects' ids and keys) follows from this seed, per project: the same requests give the same answers.
+   * Predictable by design: for tests only.
+   */
+  seed?: string;
+  /** Every project's clock starts at this ISO 8601 instant and stands still until moved or unfrozen. */
+  freezeClock?: string;
   bodyLimit?: number;
   tokenGraceSeconds?: number;
   /** Most live OAuth tokens per project. */

@@ -1,9 +1,12 @@
 import express, { type Express, type Request, type RequestHandler, type Router } from "express";
 import type { Logger } from "pino";
+import { attribute } from "../domain/auth/attribution.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
 import { type CorsOrigins, cors } from "./cors.js";
+import { credentialsOf } from "./credentials.js";
 import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input-limits.js";
@@ -47,7 +50,7 @@ export interface AppConfig {
  */
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
-  const app = baseApp(deps);
+  const app = baseApp({ ...deps, requestIds: seededRequestIds(deps.registry) });
   // Next: a browser's preflight carries neither the admin token nor credentials.
   app.use(entrance(cors(deps.corsOrigins)));
   // Before every router, so that routes added later are covered without knowing about persistence.
@@ -100,9 +103,29 @@ function entrance(corsHandler: RequestHandler): RequestHandler {
   };
 }
 
+/**
+ * With a seed, a request's id comes from the generator of the project its credentials name (the same attribution
+ * the journal uses, made once more here, before any route: the id is in the answer's head and every log line), and
+ * from the server's for a control call or a request no project claims. Without a seed the request log keeps the
+ * pooled CSPRNG: until a project with a seed of its own is created, the unseeded path costs one more boolean read
+ * per request.
+ */
+function seededRequestIds(registry: ProjectRegistry): (req: Request) => string {
+  const seeded = (req: Request): string => {
+    if (req.url.startsWith("/__mock")) return registry.ids.requestId();
+    const attribution = attribute(registry, credentialsOf(req));
+    return (attribution?.project.ids ?? registry.ids).requestId();
+  };
+  if (registry.seed !== undefined) return seeded;
+  return (req) => (registry.seeded ? seeded(req) : requestId());
+}
+
 /** The Express app with its settings and request logging (and request ids), before any route. */
 export function baseApp(
-  deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits" | "speedTricks">,
+  deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits" | "speedTricks"> & {
+    /** Makes each request's id; the pooled CSPRNG when absent (see request-log.ts). */
+    requestIds?: (req: Request) => string;
+  },
 ): Express {
   const app = express();
   chooseSpeedTricks(app, deps.speedTricks);
@@ -115,7 +138,7 @@ export function baseApp(
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
   useJsonAnswers(app);
-  app.use(requestLog(deps.logger ?? silentLogger));
+  app.use(requestLog(deps.logger ?? silentLogger, deps.requestIds));
   return app;
 }
 

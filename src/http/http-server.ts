@@ -61,7 +61,12 @@ function clientErrorToApiError(error: ClientError, limits: ConnectionLimits): Ap
  * here instead, as Node would: only while no response has started on the connection, which is then closed. The
  * raw bytes (err.rawPacket) are never logged: they hold the request's credentials.
  */
-function answerClientErrors(server: Server, limits: ConnectionLimits, logger: Logger): void {
+function answerClientErrors(
+  server: Server,
+  limits: ConnectionLimits,
+  logger: Logger,
+  newId: () => string,
+): void {
   const answered = new WeakSet<Duplex>();
   server.on("clientError", (error: ClientError, socket: Duplex) => {
     if (answered.has(socket)) return;
@@ -72,7 +77,7 @@ function answerClientErrors(server: Server, limits: ConnectionLimits, logger: Lo
       return;
     }
     const apiError = clientErrorToApiError(error, limits);
-    const id = requestId();
+    const id = newId();
     logger.warn(
       { reqId: id, status: apiError.status, code: error.code },
       `request refused before routing: ${apiError.details}`,
@@ -82,8 +87,7 @@ function answerClientErrors(server: Server, limits: ConnectionLimits, logger: Lo
   });
 }
 
-function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): void {
-  const id = requestId();
+function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger, id: string): void {
   logger.warn({ reqId: id, status: error.status }, `request refused before routing: ${error.details}`);
   const json = JSON.stringify(errorBody(error, id));
   res.writeHead(error.status, {
@@ -105,10 +109,16 @@ function sendJsonError(res: ServerResponse, error: ApiError, logger: Logger): vo
  */
 export function createHttpServer(
   app: RequestListener,
-  options: { limits: ConnectionLimits; logger?: Logger },
+  options: {
+    limits: ConnectionLimits;
+    logger?: Logger;
+    /** The request id of an answer given before the app (the server's seeded generator; the CSPRNG by default). */
+    requestId?: () => string;
+  },
 ): Server {
   const { limits } = options;
   const logger = options.logger ?? silentLogger;
+  const newId = options.requestId ?? requestId;
   const server = createServer(
     {
       ...messageClassesFor(app),
@@ -122,18 +132,18 @@ export function createHttpServer(
     },
     fairTurns((req: IncomingMessage, res: ServerResponse) => {
       if (req.httpVersion === "1.1" && req.headers.host === undefined)
-        sendJsonError(res, badHttpRequest("an HTTP/1.1 request must carry a Host header"), logger);
+        sendJsonError(res, badHttpRequest("an HTTP/1.1 request must carry a Host header"), logger, newId());
       else app(req, res);
     }),
   );
-  answerClientErrors(server, limits, logger);
+  answerClientErrors(server, limits, logger, newId);
   cutStalledWriters(server, limits.writeTimeoutMs, logger);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
-    sendJsonError(res, expectationFailed(String(req.headers.expect)), logger),
+    sendJsonError(res, expectationFailed(String(req.headers.expect)), logger, newId()),
   );
   // Without a listener Node closes a CONNECT's connection without a word; this is no proxy, so it says so.
   server.on("connect", (_req: IncomingMessage, socket: Socket) => {
-    const id = requestId();
+    const id = newId();
     socket.end(
       rawErrorResponse(badHttpRequest("CONNECT is not supported: this server is not a proxy"), id),
       () => socket.destroy(),

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { requestId } from "../platform/ids.js";
 
@@ -23,10 +23,13 @@ declare module "http" {
  * second the serializers, the per-request child logger and the redaction of copied headers cost more than the
  * operation itself (see README "Performance"). Headers are logged at debug only, through the logger's redaction,
  * so secrets never reach the log at any level.
+ *
+ * `idFor` makes the id: the pooled CSPRNG by default; a seeded server passes one that draws from the generator of
+ * the project the request's credentials name (see seededRequestIds in app.ts).
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, idFor: (req: Request) => string = requestId): RequestHandler {
   return (req, res, next) => {
-    const id = requestId();
+    const id = idFor(req);
     req.id = id;
     res.setHeader("X-Request-Id", id);
     // A silent logger (tests, the library by default) pays for nothing more.

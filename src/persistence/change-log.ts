@@ -40,7 +40,7 @@ export class ChangeLog implements RegistryWatcher {
   readonly #registry: ProjectRegistry;
   #pending = new Map<string, Pending>();
   /** The header each project's state last had in a batch: settings and clock changes are found by comparing. */
-  #headers = new WeakMap<Project, { settings: unknown; offsetMs: number }>();
+  #headers = new WeakMap<Project, { settings: unknown; offsetMs: number; frozenAt: number | undefined }>();
 
   constructor(registry: ProjectRegistry) {
     this.#registry = registry;
@@ -99,8 +99,10 @@ export class ChangeLog implements RegistryWatcher {
     this.#pending = new Map();
     for (const project of this.#registry.list()) {
       const seen = this.#headers.get(project);
-      if (seen?.settings === project.settings && seen.offsetMs === project.clock.offsetMs) continue;
-      this.#headers.set(project, { settings: project.settings, offsetMs: project.clock.offsetMs });
+      const { offsetMs, frozenAt } = project.clock;
+      if (seen?.settings === project.settings && seen.offsetMs === offsetMs && seen.frozenAt === frozenAt)
+        continue;
+      this.#headers.set(project, { settings: project.settings, offsetMs, frozenAt });
       parts.push(line({ o: "head", p: project.id, h: projectHeader(project) }));
     }
     if (parts.length === 0) return "";

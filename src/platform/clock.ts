@@ -31,18 +31,23 @@ export class ManualClock implements Clock {
   }
 }
 
-/** A project's view of time: the root clock plus an offset the project may move. */
+/**
+ * A project's view of time: the root clock plus an offset the project may move, or, while frozen, one moment that
+ * stands still until moved or unfrozen (snapshot tests: every timestamp and expiry the same on every run).
+ */
 export class ProjectClock implements Clock {
   readonly #root: Clock;
   #offsetMs = 0;
+  #frozenAt: number | undefined;
 
-  constructor(root: Clock, offsetMs = 0) {
+  constructor(root: Clock, offsetMs = 0, frozenAt?: number) {
     this.#root = root;
     this.#offsetMs = offsetMs;
+    this.#frozenAt = frozenAt;
   }
 
   now(): number {
-    return this.#root.now() + this.#offsetMs;
+    return this.#frozenAt ?? this.#root.now() + this.#offsetMs;
   }
 
   /** The current moment as the service writes timestamps: ISO 8601 UTC with milliseconds. */
@@ -51,14 +56,34 @@ export class ProjectClock implements Clock {
   }
 
   advance(seconds: number): void {
-    this.#offsetMs += seconds * 1000;
+    if (this.#frozenAt !== undefined) this.#frozenAt += seconds * 1000;
+    else this.#offsetMs += seconds * 1000;
   }
 
   set(at: Date | string | number): void {
-    this.#offsetMs = new Date(at).getTime() - this.#root.now();
+    if (this.#frozenAt !== undefined) this.#frozenAt = new Date(at).getTime();
+    else this.#offsetMs = new Date(at).getTime() - this.#root.now();
   }
 
+  /** Stops the clock at the moment it shows; a frozen clock stays as it is. */
+  freeze(): void {
+    if (this.#frozenAt === undefined) this.#frozenAt = this.now();
+  }
+
+  /** Lets the clock run again from the moment it shows. */
+  unfreeze(): void {
+    if (this.#frozenAt === undefined) return;
+    this.#offsetMs = this.#frozenAt - this.#root.now();
+    this.#frozenAt = undefined;
+  }
+
+  /** How far the clock runs from the root's (while frozen, as it last ran: a stable value for the state file). */
   get offsetMs(): number {
     return this.#offsetMs;
+  }
+
+  /** The moment a frozen clock shows; undefined while it runs. */
+  get frozenAt(): number | undefined {
+    return this.#frozenAt;
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync, randomInt } from "node:crypto";
+import { createHmac, randomBytes, randomFillSync, randomInt } from "node:crypto";
 
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -28,10 +28,15 @@ function randomView(count: number): Buffer {
 
 /** A random string over `charset`, drawn without modulo bias. */
 export function randomString(length: number, charset: string = ALPHANUMERIC): string {
+  return stringFrom(randomView, length, charset);
+}
+
+/** A string over `charset` from the bytes `draw` gives, without modulo bias. */
+function stringFrom(draw: (count: number) => Buffer, length: number, charset: string): string {
   const size = charset.length;
   if (size > 256) {
     let out = "";
-    for (let i = 0; i < length; i++) out += charset[randomInt(size)];
+    for (let i = 0; i < length; i++) out += charset[drawInt(draw, size)];
     return out;
   }
   // A byte picks a character when it falls below the largest multiple of the charset's size that fits in a byte;
@@ -39,7 +44,7 @@ export function randomString(length: number, charset: string = ALPHANUMERIC): st
   const limit = 256 - (256 % size);
   let out = "";
   while (out.length < length) {
-    const bytes = randomView(length - out.length);
+    const bytes = draw(length - out.length);
     for (const byte of bytes) if (byte < limit) out += charset[byte % size];
   }
   return out;
@@ -79,4 +84,121 @@ export function requestId(): string {
 /** Opaque bearer secrets: 32 bytes from the CSPRNG, base64url. */
 export function secretToken(bytes = 32): string {
   return randomView(bytes).toString("base64url");
+}
+
+/** A UUID v4 (RFC 9562) from 16 bytes: the service's kind of app ids and app tokens. */
+function uuidFrom(bytes: Buffer): string {
+  const b = Buffer.from(bytes);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = b.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** An integer in [0, size) from `draw`, by rejection: only the rare charsets over 256 characters need it. */
+function drawInt(draw: (count: number) => Buffer, size: number): number {
+  if (draw === randomView) return randomInt(size);
+  const limit = 2 ** 32 - (2 ** 32 % size);
+  for (;;) {
+    const value = draw(4).readUInt32BE(0);
+    if (value < limit) return value % size;
+  }
+}
+
+/**
+ * Where every value the server makes up comes from: resource ids, card codes, tokens, request ids, webhook ids and
+ * secrets, project ids and keys. Each project has one (Project.ids) and the server one more, for what belongs to
+ * no project (a control call's request id, a created project's id).
+ */
+export interface IdSource {
+  /** Whether the values follow from a seed (and are therefore predictable). */
+  readonly seeded: boolean;
+  v1Id(prefix: string): string;
+  v2Id(prefix: string): string;
+  requestId(): string;
+  secretToken(bytes?: number): string;
+  randomString(length: number, charset?: string): string;
+  uuid(): string;
+  hex(bytes: number): string;
+}
+
+/** The CSPRNG, through the pools above: what every server without a seed uses. */
+export const randomIds: IdSource = {
+  seeded: false,
+  v1Id,
+  v2Id,
+  requestId,
+  secretToken,
+  randomString,
+  uuid: () => uuidFrom(randomView(16)),
+  hex: (bytes) => randomView(bytes).toString("hex"),
+};
+
+/**
+ * Values that follow from a seed: the same seed and scope give the same values in the same order. The scope's key
+ * is HMAC-SHA256(seed, scope) and the bytes are a counter-mode stream (block n is HMAC-SHA256(key, n)), so each
+ * scope (a project, the server) draws from its own stream and traffic on one never shifts another's values.
+ * Predictable by design: for tests only, never for credentials anyone relies on.
+ */
+export class SeededIds implements IdSource {
+  readonly seeded = true;
+  readonly #key: Buffer;
+  #counter = 0;
+  #block: Buffer = Buffer.alloc(0);
+  #offset = 0;
+
+  constructor(seed: string, scope: string) {
+    this.#key = createHmac("sha256", seed).update(scope).digest();
+  }
+
+  #draw = (count: number): Buffer => {
+    const out = Buffer.alloc(count);
+    let filled = 0;
+    while (filled < count) {
+      if (this.#offset === this.#block.length) {
+        const counter = Buffer.alloc(8);
+        counter.writeBigUInt64BE(BigInt(this.#counter++));
+        this.#block = createHmac("sha256", this.#key).update(counter).digest();
+        this.#offset = 0;
+      }
+      const take = Math.min(count - filled, this.#block.length - this.#offset);
+      this.#block.copy(out, filled, this.#offset, this.#offset + take);
+      this.#offset += take;
+      filled += take;
+    }
+    return out;
+  };
+
+  v1Id(prefix: string): string {
+    return `${prefix}_${this.randomString(24)}`;
+  }
+
+  v2Id(prefix: string): string {
+    return `${prefix}_${this.hex(9)}`;
+  }
+
+  requestId(): string {
+    return `v-${this.hex(9)}`;
+  }
+
+  secretToken(bytes = 32): string {
+    return this.#draw(bytes).toString("base64url");
+  }
+
+  randomString(length: number, charset: string = ALPHANUMERIC): string {
+    return stringFrom(this.#draw, length, charset);
+  }
+
+  uuid(): string {
+    return uuidFrom(this.#draw(16));
+  }
+
+  hex(bytes: number): string {
+    return this.#draw(bytes).toString("hex");
+  }
+}
+
+/** A project's source: seeded from its own seed or the server's, else the CSPRNG. */
+export function idSourceFor(seed: string | undefined, scope: string): IdSource {
+  return seed === undefined ? randomIds : new SeededIds(seed, scope);
 }

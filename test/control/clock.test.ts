@@ -13,6 +13,7 @@ describe("/__mock/projects/{id}/clock", () => {
       project_id: "demo",
       now: "2026-11-20T10:00:00.000Z",
       offset_ms: 0,
+      frozen: false,
     });
   });
 

@@ -1,4 +1,3 @@
-import { v4 as uuidv4 } from "uuid";
 import { CAP_VARIABLES } from "../caps.js";
 import { conflict, limitExceeded } from "../errors.js";
 import type { Project } from "../projects/project.js";
@@ -23,9 +22,10 @@ export interface NewKey {
 export function createKey(registry: ProjectRegistry, project: Project, input: NewKey = {}): ApiKey {
   const parsed = apiKeySchema.parse({
     ...input,
-    // The service's app ids and secrets are UUIDs; v4 draws 122 bits from the CSPRNG.
-    app_id: input.app_id ?? uuidv4(),
-    app_token: input.app_token ?? uuidv4(),
+    // The service's app ids and secrets are UUIDs; v4 draws 122 bits from the project's source (the CSPRNG
+    // unless seeded).
+    app_id: input.app_id ?? project.ids.uuid(),
+    app_token: input.app_token ?? project.ids.uuid(),
   });
   const key = toApiKey(parsed);
   // A second key under the same app id would silently replace the first; refuse it like one of another project.
@@ -71,6 +71,6 @@ export function deleteKey(registry: ProjectRegistry, project: Project, appId: st
 
 export function regenerateKey(project: Project, appId: string): ApiKey {
   const key = project.apiKeys.get(appId);
-  key.app_token = uuidv4();
+  key.app_token = project.ids.uuid();
   return project.apiKeys.put(key);
 }

@@ -1,4 +1,3 @@
-import { secretToken } from "../../platform/ids.js";
 import { invalidGrantType, invalidScope, tokenLimitReached } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
@@ -55,7 +54,7 @@ export function issueToken(
   if (project.tokens.size >= limit) throw tokenLimitReached(limit);
 
   const token: TokenRecord = {
-    accessToken: secretToken(),
+    accessToken: project.ids.secretToken(),
     appId: key.app_id,
     clientId: key.client_id,
     scope,

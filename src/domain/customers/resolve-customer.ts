@@ -1,4 +1,3 @@
-import { v1Id } from "../../platform/ids.js";
 import type { Project } from "../projects/project.js";
 import type { Customer } from "./customer.js";
 import { CUSTOMER_DATA_FIELDS, type CustomerInput } from "./customer-input.js";
@@ -25,7 +24,7 @@ export function resolveCustomer(project: Project, input: CustomerInput): Resolve
     ? project.customers.get(input.id)
     : project.customers.findBySourceId(input.source_id as string);
   if (!existing) {
-    const created = applyFields(blankCustomer(input.source_id as string, now), input);
+    const created = applyFields(blankCustomer(project, input.source_id as string, now), input);
     return { customer: created, isNew: true, changed: true };
   }
   // A shallow copy is enough: applyFields replaces fields (metadata and address with new merged objects) and never
@@ -44,9 +43,9 @@ export function commitCustomer(project: Project, resolved: ResolvedCustomer): Cu
   return resolved.customer;
 }
 
-function blankCustomer(sourceId: string, now: string): Customer {
+function blankCustomer(project: Project, sourceId: string, now: string): Customer {
   return {
-    id: v1Id("cust"),
+    id: project.ids.v1Id("cust"),
     source_id: sourceId,
     name: null,
     description: null,

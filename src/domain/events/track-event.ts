@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { v1Id } from "../../platform/ids.js";
 import { CAP_VARIABLES, type Caps } from "../caps.js";
 import type { Customer } from "../customers/customer.js";
 import { customerInputSchema } from "../customers/customer-input.js";
@@ -149,7 +148,7 @@ function writeEvent(
   }
 
   const event: RecordedEvent = {
-    id: v1Id("evcus"),
+    id: project.ids.v1Id("evcus"),
     object: "event",
     type: input.event,
     customer_id: customer.id,

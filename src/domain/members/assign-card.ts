@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { v1Id } from "../../platform/ids.js";
 import type { Campaign } from "../campaigns/campaign.js";
 import { CAP_VARIABLES, type Caps } from "../caps.js";
 import { customerInputSchema } from "../customers/customer-input.js";
@@ -120,7 +119,7 @@ function writeAssignment(project: Project, input: AssignCardInput, checked: Chec
   const customerChange = customerNotification(project, resolved);
   const at = project.clock.iso();
   const publication: Publication = {
-    id: v1Id("pub"),
+    id: project.ids.v1Id("pub"),
     object: "publication",
     created_at: at,
     customer_id: customer.id,
@@ -174,12 +173,13 @@ function newCard(project: Project, campaign: Campaign): Voucher {
   const code = generateCode(
     campaign.voucher.code_config,
     (candidate) => !!project.vouchers.findByCode(candidate),
+    project.ids,
   );
   if (code === undefined) throw noVoucherSuitableForPublication();
   const points = campaign.voucher.loyalty_card?.points ?? 0;
   return completeVoucher(
     {
-      id: v1Id("v"),
+      id: project.ids.v1Id("v"),
       code,
       campaign_id: campaign.id,
       type: campaign.voucher.type,

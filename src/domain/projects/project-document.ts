@@ -38,8 +38,17 @@ export const projectDocumentSchema = z
        * rather than a moment, so a restored demo keeps moving with real time instead of freezing at the save.
        */
       clock: z
-        .strictObject({ offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS) })
+        .strictObject({
+          offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS),
+          /** Set while the clock stands still: the moment it shows (a frozen clock stays frozen across restarts). */
+          frozen_at: z.iso.datetime({ offset: true }).optional(),
+        })
         .default({ offset_ms: 0 }),
+      /**
+       * The project's own seed (given when it was created through the control API): every value the server makes
+       * up for it follows from this, whatever the server's seed. Predictable by design: for tests only.
+       */
+      seed: z.string().min(1).max(200).optional(),
     }),
     api_keys: z.array(apiKeySchema).default([]),
     tokens: z.array(tokenSchema).default([]),

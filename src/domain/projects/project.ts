@@ -4,6 +4,7 @@ import { RateLimiter } from "../../emulation/rate-limiter.js";
 import type { Clock } from "../../platform/clock.js";
 import { ProjectClock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
+import { type IdSource, randomIds } from "../../platform/ids.js";
 import type { KeySet } from "../record-store.js";
 import { Outbox } from "../webhooks/outbox.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
@@ -19,6 +20,10 @@ export class Project {
   readonly id: string;
   readonly name: string;
   readonly clock: ProjectClock;
+  /** Where every value the server makes up for this project comes from: seeded, or the CSPRNG. */
+  readonly ids: IdSource;
+  /** The project's own seed, when it was created with one (kept in its document, so a reset draws the same values). */
+  readonly seed: string | undefined;
   settings: ProjectSettings;
 
   /** The project's stores by collection (stores.ts); each is also a field of its own, named for the resource. */
@@ -48,14 +53,26 @@ export class Project {
   /** The webhook deliveries made for this project's notifications (the audit log's "webhook send outs"). */
   readonly outbox = new Outbox();
 
-  constructor(document: ProjectDocument, rootClock: Clock) {
+  /**
+   * `options.ids`: the project's source of made-up values (the registry decides it from the seeds; the CSPRNG
+   * by default); `options.freezeAt`: the moment the clock stands still at when the document's clock runs.
+   */
+  constructor(
+    document: ProjectDocument,
+    rootClock: Clock,
+    options: { ids?: IdSource; freezeAt?: number | undefined } = {},
+  ) {
     // Frozen, not copied: the stores share its records and only ever replace them, so the registry can keep the
     // same document for reset without a second copy of every record.
     const doc = deepFreeze(document);
     this.id = doc.project.id;
     this.name = doc.project.name ?? doc.project.id;
     this.settings = doc.project.settings;
-    this.clock = new ProjectClock(rootClock, doc.project.clock.offset_ms);
+    const { clock } = doc.project;
+    const frozenAt = clock.frozen_at === undefined ? options.freezeAt : Date.parse(clock.frozen_at);
+    this.clock = new ProjectClock(rootClock, clock.offset_ms, frozenAt);
+    this.seed = doc.project.seed;
+    this.ids = options.ids ?? randomIds;
 
     this.stores = buildStores(doc);
     this.apiKeys = this.stores.api_keys;

@@ -1,6 +1,7 @@
 import { ChangeFeed } from "../../emulation/change-feed.js";
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
+import { type IdSource, idSourceFor, randomIds } from "../../platform/ids.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
@@ -42,6 +43,13 @@ export class ProjectRegistry {
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #credentials = new CredentialIndex();
   #watcher: RegistryWatcher | undefined;
+  /** The server's seed (LOYALTY_MOCK_SEED), for every project that has none of its own. */
+  readonly seed: string | undefined;
+  /** Where every project's clock starts and stands still (LOYALTY_MOCK_FREEZE_CLOCK), in ms since the epoch. */
+  readonly freezeAt: number | undefined;
+  /** The server's own source of made-up values: what belongs to no project (a control call's request id). */
+  readonly ids: IdSource;
+  #seeded: boolean;
 
   /**
    * `defaults`: the server-wide settings each project falls back on (the entry points take them from
@@ -54,8 +62,16 @@ export class ProjectRegistry {
     send?: Send;
     /** How long the live feed gathers changes before telling them (default 100 ms). */
     feedDelayMs?: number;
+    /** Every value made up follows from this (per project, see Project.ids); without it, the CSPRNG. */
+    seed?: string | undefined;
+    /** Every project's clock starts at this moment (ms since the epoch) and stands still until moved. */
+    freezeAt?: number | undefined;
   }) {
     this.clock = options.clock;
+    this.seed = options.seed;
+    this.freezeAt = options.freezeAt;
+    this.ids = idSourceFor(options.seed, "server");
+    this.#seeded = options.seed !== undefined;
     this.defaults = { ...options.defaults };
     this.feed = new ChangeFeed(options.feedDelayMs === undefined ? {} : { delayMs: options.feedDelayMs });
     // A delivery made or answered is news for the dashboard's webhooks panel.
@@ -76,7 +92,7 @@ export class ProjectRegistry {
     const id = document.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#credentials.checkFree(document, undefined);
-    const project = new Project(document, this.clock);
+    const project = this.#build(document);
     this.#fixtures.set(id, document);
     this.#install(project, "added");
     return project;
@@ -100,7 +116,11 @@ export class ProjectRegistry {
   replace(document: ProjectDocument): Project {
     const current = this.get(document.project.id);
     this.#credentials.checkFree(document, current);
-    const project = new Project(document, this.clock);
+    // The state says what its clock is; the project goes on drawing from its stream, so values it made before
+    // (and the imported state may hold) are never made again.
+    const project = new Project(document, this.clock, {
+      ids: document.project.seed === current.seed ? current.ids : this.#idsFor(document),
+    });
     this.#uninstall(current);
     this.#install(project, "replaced");
     return project;
@@ -115,7 +135,10 @@ export class ProjectRegistry {
     const id = state.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#credentials.checkFree(state, undefined);
-    const project = new Project(state, this.clock);
+    // The saved records hold values the project's stream made before the restart: a seeded project draws from a
+    // fresh stream of its own (salted at random), so it never makes one of them again.
+    const salt = this.#seedOf(state) === undefined ? "" : `\u0000restored\u0000${randomIds.hex(16)}`;
+    const project = new Project(state, this.clock, { ids: this.#idsFor(state, salt) });
     verify?.(project);
     this.#fixtures.set(id, deepFreeze(fixtures));
     this.#install(project, "restored");
@@ -156,7 +179,7 @@ export class ProjectRegistry {
     const current = this.get(id);
     this.#credentials.checkFree(fixtures, current);
     this.#uninstall(current);
-    const project = new Project(fixtures, this.clock);
+    const project = this.#build(fixtures);
     this.#install(project, "reset");
     return project;
   }
@@ -168,7 +191,7 @@ export class ProjectRegistry {
   resetAll(): void {
     checkFixturesClaimEachOnce(this.#fixtures);
     for (const project of this.list()) this.#uninstall(project);
-    for (const [, fixtures] of this.#fixtures) this.#install(new Project(fixtures, this.clock), "reset");
+    for (const [, fixtures] of this.#fixtures) this.#install(this.#build(fixtures), "reset");
   }
 
   projectForAppId(appId: string): Project | undefined {
@@ -195,7 +218,30 @@ export class ProjectRegistry {
     this.#credentials.unindexTokens(accessTokens);
   }
 
+  /**
+   * A project as fixtures or a created document make it: its clock frozen at the server's moment when one is set,
+   * its values drawn from the start of its seeded stream (so a reset draws the same values again, and a suite that
+   * resets between tests gets the same ids whatever order its tests run in).
+   */
+  #build(document: ProjectDocument): Project {
+    return new Project(document, this.clock, { ids: this.#idsFor(document), freezeAt: this.freezeAt });
+  }
+
+  #seedOf(document: ProjectDocument): string | undefined {
+    return document.project.seed ?? this.seed;
+  }
+
+  #idsFor(document: ProjectDocument, salt = ""): IdSource {
+    return idSourceFor(this.#seedOf(document), `project\u0000${document.project.id}${salt}`);
+  }
+
+  /** Whether any value is drawn from a seed: the server's, or a project's own (set once, never cleared). */
+  get seeded(): boolean {
+    return this.#seeded;
+  }
+
   #install(project: Project, kind: InstallKind): void {
+    if (project.ids.seeded) this.#seeded = true;
     this.#projects.set(project.id, project);
     this.#credentials.add(project);
     this.#watchProject(project);

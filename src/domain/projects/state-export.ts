@@ -41,6 +41,14 @@ export function projectHeader(project: Project): ProjectDocument["project"] {
     id: project.id,
     name: project.name,
     settings: project.settings,
-    clock: { offset_ms: project.clock.offsetMs },
+    clock: clockHeader(project),
+    ...(project.seed === undefined ? {} : { seed: project.seed }),
   };
+}
+
+function clockHeader(project: Project): ProjectDocument["project"]["clock"] {
+  const { offsetMs, frozenAt } = project.clock;
+  return frozenAt === undefined
+    ? { offset_ms: offsetMs }
+    : { offset_ms: offsetMs, frozen_at: new Date(frozenAt).toISOString() };
 }

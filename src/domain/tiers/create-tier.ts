@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { v2Id } from "../../platform/ids.js";
 import { tierLimitExceeded, tierRangeOverlap } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import { metadata } from "../shared/schema-parts.js";
@@ -58,7 +57,7 @@ export function createTier(project: Project, structureId: string, body: CreateTi
     });
 
   return project.tierStructures.addTier({
-    id: v2Id("lt"),
+    id: project.ids.v2Id("lt"),
     tier_structure_id: structure.id,
     name: body.name,
     qualification_rules: rules,

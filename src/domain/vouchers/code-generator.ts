@@ -1,4 +1,4 @@
-import { randomString } from "../../platform/ids.js";
+import { type IdSource, randomIds } from "../../platform/ids.js";
 import type { Campaign } from "../campaigns/campaign.js";
 
 type CodeConfig = Campaign["voucher"]["code_config"];
@@ -32,10 +32,14 @@ export function codeSpace(config: CodeConfig): number {
  * `taken` does not know. Random draws first, as the service makes codes; when the space is small and crowded, every
  * code is tried in turn so that the last free one is still found. Undefined when the space is exhausted.
  */
-export function generateCode(config: CodeConfig, taken: (code: string) => boolean): string | undefined {
+export function generateCode(
+  config: CodeConfig,
+  taken: (code: string) => boolean,
+  ids: IdSource = randomIds,
+): string | undefined {
   const slots = randomSlots(config);
   for (let attempt = 0; attempt < RANDOM_ATTEMPTS; attempt++) {
-    const code = fill(config, randomString(slots, config.charset));
+    const code = fill(config, ids.randomString(slots, config.charset));
     if (!taken(code)) return code;
   }
   if (codeSpace(config) > ENUMERABLE) return undefined;

@@ -2,7 +2,7 @@ import { type PostOutcome, type PostRequest, postJson } from "../../platform/htt
 import { conflict } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import { type Webhook, wants } from "./endpoint.js";
-import { type Envelope, envelopeOf, eventOf, type NotificationCause, signBody } from "./envelope.js";
+import { type Envelope, envelopeOf, eventId, eventOf, type NotificationCause, signBody } from "./envelope.js";
 import type { Notification } from "./notification.js";
 import { type Delivery, newDelivery, recordOutcome, UnsentDelivery } from "./outbox.js";
 import type { WebhookSettings } from "./settings.js";
@@ -69,19 +69,19 @@ export class WebhookDispatcher {
       // unbuilt until someone reads the outbox.
       if (takers.length === 0) {
         project.outbox.add(
-          new UnsentDelivery(project.id, notification, nowIso, cause),
+          new UnsentDelivery(project.ids, project.id, notification, nowIso, cause),
           this.settings.outboxSize,
         );
         this.#changed(project.id);
         continue;
       }
-      const event = eventOf(notification, nowIso, cause);
+      const event = eventOf(notification, nowIso, cause, eventId(notification.type, project.ids));
       for (const endpoint of takers) {
         const source = { id: endpoint.id, object: "webhook" as const, target_url: endpoint.url };
         const delivery = this.#record(
           project,
           endpoint,
-          envelopeOf(project.id, notification, event, source),
+          envelopeOf(project.id, notification, event, source, project.ids.v2Id("whs")),
           nowIso,
         );
         this.#enqueue({ project, delivery, endpoint });
@@ -137,7 +137,7 @@ export class WebhookDispatcher {
   }
 
   #record(project: Project, endpoint: Webhook, envelope: Envelope, nowIso: string): Delivery {
-    const delivery = newDelivery(endpoint, envelope, nowIso);
+    const delivery = newDelivery(endpoint, envelope, nowIso, project.ids.v2Id("whd"));
     project.outbox.add(delivery, this.settings.outboxSize);
     this.#changed(project.id);
     return delivery;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { secretToken, v2Id } from "../../platform/ids.js";
+import { type IdSource, randomIds } from "../../platform/ids.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { invalidPayload, limitExceeded } from "../errors.js";
 import { RecordStore } from "../record-store.js";
@@ -83,7 +83,11 @@ export class WebhookStore extends RecordStore<Webhook> {
    * Adds an endpoint within the project's cap; a target the server does not send to is 400, a full project 409,
    * and either changes nothing.
    */
-  create(input: NewWebhook, options: { nowIso: string; limit: number; hosts: AllowedHosts }): Webhook {
+  create(
+    input: NewWebhook,
+    options: { nowIso: string; limit: number; hosts: AllowedHosts; ids?: IdSource },
+  ): Webhook {
+    const ids = options.ids ?? randomIds;
     const problem = targetProblem(input.url, options.hosts);
     if (problem) throw invalidPayload(`Property .url ${problem}`);
     if (this.size >= options.limit)
@@ -94,13 +98,13 @@ export class WebhookStore extends RecordStore<Webhook> {
         CAP_VARIABLES.webhooksPerProject,
       );
     return this.put({
-      id: v2Id("wh"),
+      id: ids.v2Id("wh"),
       object: "webhook",
       url: input.url,
       events: [...new Set(input.events)],
       active: input.active,
       headers: input.headers,
-      secret: input.secret ?? secretToken(24),
+      secret: input.secret ?? ids.secretToken(24),
       created_at: options.nowIso,
     });
   }

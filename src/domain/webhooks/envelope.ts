@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { v2Id } from "../../platform/ids.js";
+import type { IdSource } from "../../platform/ids.js";
 import type { Notification } from "./notification.js";
 
 /** Who caused a notification: the request and the API key behind it (`event.group_id`, `event.event_source`). */
@@ -39,21 +39,21 @@ const EVENT_PREFIXES = new Map<string, string>();
  * The event's id: `ev` and the first three letters of its resource, as the vendor's examples write them (`evred_`
  * for a redemption, `evcus_` for a customer); hex like the vendor's, 18 characters.
  */
-export function eventId(type: string): string {
+export function eventId(type: string, ids: IdSource): string {
   let prefix = EVENT_PREFIXES.get(type);
   if (prefix === undefined) {
     prefix = `ev${(type.split(".")[0] ?? "").replace(/[^a-z]/g, "").slice(0, 3)}`;
     EVENT_PREFIXES.set(type, prefix);
   }
-  return v2Id(prefix);
+  return ids.v2Id(prefix);
 }
 
-/** The event a notification is, caused by `cause` at `nowIso`; its id made now unless given. */
+/** The event a notification is, caused by `cause` at `nowIso`, under `id` (eventId, from the project's source). */
 export function eventOf(
   notification: Notification,
   nowIso: string,
   cause: NotificationCause,
-  id: string = eventId(notification.type),
+  id: string,
 ): WebhookEvent {
   return {
     id,
@@ -71,7 +71,7 @@ export function envelopeOf(
   event: WebhookEvent,
   source: Envelope["source"],
   // The sendout's id: the vendor's example is `whs_` and 18 hex characters.
-  id: string = v2Id("whs"),
+  id: string,
 ): Envelope {
   return {
     id,

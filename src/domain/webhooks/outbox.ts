@@ -1,6 +1,6 @@
 import { Ring } from "../../emulation/journal/ring.js";
 import type { PostOutcome } from "../../platform/http-post.js";
-import { v2Id } from "../../platform/ids.js";
+import type { IdSource } from "../../platform/ids.js";
 import { notFound } from "../errors.js";
 import { type Envelope, envelopeOf, eventId, eventOf, type NotificationCause } from "./envelope.js";
 import type { Notification } from "./notification.js";
@@ -34,7 +34,7 @@ export function newDelivery(
   endpoint: { id: string; url: string } | null,
   envelope: Envelope,
   nowIso: string,
-  id: string = v2Id("whd"),
+  id: string,
 ): Delivery {
   return {
     id,
@@ -80,8 +80,14 @@ export class UnsentDelivery {
   readonly #cause: NotificationCause;
   #built: Delivery | undefined;
 
-  constructor(projectId: string, notification: Notification, nowIso: string, cause: NotificationCause) {
-    this.#ids = [eventId(notification.type), v2Id("whs"), v2Id("whd")];
+  constructor(
+    ids: IdSource,
+    projectId: string,
+    notification: Notification,
+    nowIso: string,
+    cause: NotificationCause,
+  ) {
+    this.#ids = [eventId(notification.type, ids), ids.v2Id("whs"), ids.v2Id("whd")];
     this.#projectId = projectId;
     this.#notification = notification;
     this.#nowIso = nowIso;

@@ -1,6 +1,6 @@
 import { CAP_VARIABLES } from "../../domain/caps.js";
 import { type ApiError, limitExceeded, notFound } from "../../domain/errors.js";
-import { v2Id } from "../../platform/ids.js";
+import { type IdSource, randomIds } from "../../platform/ids.js";
 import { RuleIndex } from "./rule-index.js";
 
 /**
@@ -49,12 +49,12 @@ export class FaultRules {
   readonly #rules = new RuleIndex<Fault>();
 
   /** Adds a rule within the project's cap on rules; refused (changing nothing) when the project holds its most. */
-  add(spec: FaultSpec, nowIso: string, limit: number): Fault {
+  add(spec: FaultSpec, nowIso: string, limit: number, ids: IdSource = randomIds): Fault {
     if (this.#rules.size >= limit)
       throw limitExceeded("The project", "fault rules", limit, CAP_VARIABLES.faultsPerProject);
     const fault: Fault = {
       ...spec,
-      id: v2Id("flt"),
+      id: ids.v2Id("flt"),
       remaining: spec.times,
       matched: 0,
       created_at: nowIso,

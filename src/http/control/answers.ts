@@ -92,6 +92,7 @@ export const clockAnswer = z.strictObject({
   project_id: z.string(),
   now: dateTime,
   offset_ms: z.number(),
+  frozen: z.boolean().describe("Whether the clock stands still until moved or unfrozen."),
 });
 
 export const faultAnswer = z.strictObject({

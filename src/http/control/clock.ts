@@ -18,16 +18,30 @@ export const moveClockBody = z
       .datetime({ offset: true })
       .optional()
       .describe("The moment the project's clock shows from now on."),
+    freeze: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the clock stands still (after any move) until moved or unfrozen; false: it runs again from the " +
+          "moment it shows. A frozen clock stays frozen across restarts with a state file.",
+      ),
   })
-  .refine((body) => (body.advance_seconds === undefined) !== (body.set === undefined), {
-    message: "must have exactly one of advance_seconds and set",
-  })
-  // What the refinement says, in JSON Schema: exactly one of the two.
-  .meta({ oneOf: [{ required: ["advance_seconds"] }, { required: ["set"] }] });
+  .refine(
+    (body) =>
+      (body.advance_seconds === undefined) !== (body.set === undefined) ||
+      (body.freeze !== undefined && body.advance_seconds === undefined),
+    { message: "must have exactly one of advance_seconds and set" },
+  )
+  // What the refinement says, in JSON Schema: at most one of the moves, and a move or a freeze.
+  .meta({
+    anyOf: [{ required: ["advance_seconds"] }, { required: ["set"] }, { required: ["freeze"] }],
+    not: { required: ["advance_seconds", "set"] },
+  });
 
 /**
- * Each project's own clock. Token expiry, key grace periods, timestamps of new records, validity windows and rate
- * limit windows all read it, so a test moves time for its project only and never waits.
+ * Each project's own clock, running or frozen (LOYALTY_MOCK_FREEZE_CLOCK freezes every project's at start). Token
+ * expiry, key grace periods, timestamps of new records, validity windows and rate limit windows all read it, so a
+ * test moves time for its project only and never waits.
  */
 export const clockRoutes: readonly ControlRoute[] = [
   row({
@@ -49,6 +63,9 @@ export const clockRoutes: readonly ControlRoute[] = [
       const project = deps.registry.get(String(params.projectId));
       if (body.advance_seconds !== undefined) project.clock.advance(body.advance_seconds);
       else if (body.set !== undefined) project.clock.set(body.set);
+      // After the move, so `{set, freeze: true}` stops the clock at `set`.
+      if (body.freeze === true) project.clock.freeze();
+      else if (body.freeze === false) project.clock.unfreeze();
       return clockView(project);
     },
   }),

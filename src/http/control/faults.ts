@@ -32,7 +32,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     handle: ({ deps: { registry }, params, body }) => {
       const project = registry.get(String(params.projectId));
       const limit = registry.defaults.caps.faultsPerProject;
-      return { object: "fault", ...project.faults.add(body, project.clock.iso(), limit) };
+      return { object: "fault", ...project.faults.add(body, project.clock.iso(), limit, project.ids) };
     },
   }),
   row({

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { invalidPayload } from "../../domain/errors.js";
 import {
+  creationIds,
   documentFromTemplate,
   postedDocumentSchema,
+  postedSeed,
   templateRequestSchema,
 } from "../../domain/projects/create.js";
 import type { ProjectDocument } from "../../domain/projects/project-document.js";
@@ -53,8 +55,11 @@ export const projectRoutes: readonly ControlRoute[] = [
       if (Object.hasOwn(body, "template")) {
         const request = parseBody(templateRequestSchema, body);
         template = request.template;
-        document = documentFromTemplate(registry, request);
-      } else document = parseBody(postedDocumentSchema, body);
+        document = documentFromTemplate(registry, request, creationIds(request.seed, registry.ids));
+      } else {
+        const ids = creationIds(postedSeed(body as Record<string, unknown>), registry.ids);
+        document = parseBody(postedDocumentSchema(ids), body);
+      }
       const project = registry.create(document);
       const keys = project.apiKeys.list().map(keyView);
       return {

@@ -30,6 +30,7 @@ export function clockView(project: Project) {
     project_id: project.id,
     now: project.clock.iso(),
     offset_ms: project.clock.offsetMs,
+    frozen: project.clock.frozenAt !== undefined,
   };
 }
 

@@ -94,6 +94,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
         nowIso: project.clock.iso(),
         limit: registry.defaults.caps.webhooksPerProject,
         hosts: registry.dispatcher.settings.hosts,
+        ids: project.ids,
       });
     },
   }),

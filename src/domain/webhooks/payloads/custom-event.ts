@@ -107,7 +107,7 @@ function paymentNotifications(
   const { event, schema, customer } = facts;
   const { card } = payment;
   const balance = balanceAfter(card, payment.points);
-  const transaction = transactionShape(payment, event, schema, balance);
+  const transaction = transactionShape(project.ids, payment, event, schema, balance);
   const campaign = simpleCampaign(project.campaigns.get(card.campaign_id));
   const voucher = simpleVoucher(card);
   return [

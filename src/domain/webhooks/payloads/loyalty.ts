@@ -1,4 +1,4 @@
-import { v2Id } from "../../../platform/ids.js";
+import type { IdSource } from "../../../platform/ids.js";
 import type { EarningRule } from "../../earning-rules/earning-rule.js";
 import type { RecordedEvent } from "../../events/event.js";
 import type { EventSchema } from "../../events/event-schema.js";
@@ -116,13 +116,14 @@ export interface Payment {
  * 18 hex, as the service writes them) is made for the notification and shared by every notification about it.
  */
 export function transactionShape(
+  ids: IdSource,
   payment: Payment,
   event: RecordedEvent,
   schema: EventSchema,
   balance: Json,
 ): Json {
   return {
-    id: v2Id("vtx"),
+    id: ids.v2Id("vtx"),
     source_id: null,
     voucher_id: payment.card.id,
     campaign_id: payment.card.campaign_id,

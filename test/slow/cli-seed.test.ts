@@ -1,0 +1,56 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build, killGroup, launch, ROOT, type Started, waitForStderr } from "../helpers/process.js";
+import { DEMO_KEYS } from "../helpers/world.js";
+
+/** Issue 28 through the built command: the seed's line on stderr, and two bins with one seed answering alike. */
+
+const MAIN = join(ROOT, "dist", "main.js");
+const started: Started[] = [];
+
+beforeAll(() => build());
+afterAll(() => {
+  for (const process of started) killGroup(process, "SIGKILL");
+});
+
+async function startBin(args: string[], env: Record<string, string | undefined> = {}) {
+  const run = launch("node", [MAIN, "--port", "0", ...args], { LOYALTY_MOCK_LOG_LEVEL: "silent", ...env });
+  started.push(run);
+  const [, url] = await waitForStderr(run, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+  return { run, url: url as string };
+}
+
+async function tokenAnswer(url: string) {
+  const res = await fetch(`${url}/v1/oauth/token`, {
+    method: "POST",
+    headers: { ...DEMO_KEYS, "Content-Type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials&scope=api",
+  });
+  return { requestId: res.headers.get("x-request-id"), body: await res.text() };
+}
+
+describe("loyalty-mock --seed and --freeze-clock", () => {
+  it("says on stderr that a seed is in use, after the address line, and answers as another seeded bin does", async () => {
+    const args = ["--seed", "ci", "--freeze-clock", "2026-01-01T00:00:00Z"];
+    const first = await startBin(args);
+    const second = await startBin([], {
+      LOYALTY_MOCK_SEED: "ci",
+      LOYALTY_MOCK_FREEZE_CLOCK: "2026-01-01T00:00:00Z",
+    });
+    expect(await tokenAnswer(second.url)).toEqual(await tokenAnswer(first.url));
+    for (const { run } of [first, second]) {
+      killGroup(run, "SIGTERM");
+      expect((await run.exited).code).toBe(0);
+      expect(run.stderr()).toMatch(
+        /^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\nloyalty-mock: seeded: ids, codes, tokens and secrets are predictable; for tests only\nloyalty-mock: every project clock frozen at 2026-01-01T00:00:00Z\n$/,
+      );
+    }
+  });
+
+  it("says nothing of a seed without one", async () => {
+    const { run } = await startBin([]);
+    killGroup(run, "SIGTERM");
+    await run.exited;
+    expect(run.stderr()).toMatch(/^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+});
