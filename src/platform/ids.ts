@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, randomFillSync, randomInt } from "node:crypto";
+import { v4 as uuidv4 } from "uuid";
 
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -86,13 +87,12 @@ export function secretToken(bytes = 32): string {
   return randomView(bytes).toString("base64url");
 }
 
-/** A UUID v4 (RFC 9562) from 16 bytes: the service's kind of app ids and app tokens. */
+/**
+ * A UUID v4 (RFC 9562) from 16 bytes, the service's kind of app ids and app tokens: uuid's v4 sets the version and
+ * variant bits on the bytes it is given, which come from the CSPRNG pool or from a seeded project's stream.
+ */
 function uuidFrom(bytes: Buffer): string {
-  const b = Buffer.from(bytes);
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const hex = b.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidv4({ random: bytes });
 }
 
 /** An integer in [0, size) from `draw`, by rejection: only the rare charsets over 256 characters need it. */
