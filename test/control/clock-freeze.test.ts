@@ -100,3 +100,25 @@ describe("a frozen clock", () => {
       expectError(await moveClock(app, "demo", body), 400, { key: "invalid_payload", details });
     });
 });
+
+describe("freezing and moving in one call", () => {
+  it("lands exactly on `set`, however the server's time runs between the steps of the call", async () => {
+    // A root clock that moves a millisecond every time it is read, as a real one may between two statements.
+    let now = Date.parse("2026-11-20T10:00:00.000Z");
+    const registry = createRegistry({
+      clock: { now: () => now++ },
+      documents: loadProjectDocuments(DEFAULT_FIXTURES_DIR),
+    });
+    const app = createApp({ registry });
+    const move = (body: object) =>
+      control(app, { method: "POST", path: "/__mock/projects/demo/clock", body }).then((res) => res.body);
+    expect(await move({ set: FROZEN, freeze: true })).toMatchObject({ now: FROZEN, frozen: true });
+    expect(await move({ set: "2026-02-01T00:00:00.000Z", freeze: false })).toMatchObject({ frozen: false });
+    expect(registry.get("demo").clock.now()).toBeGreaterThanOrEqual(Date.parse("2026-02-01T00:00:00.000Z"));
+    expect(await move({ advance_seconds: 60, freeze: true })).toMatchObject({ frozen: true });
+    const frozen = registry.get("demo").clock.now();
+    expect(await move({ advance_seconds: 60 })).toMatchObject({
+      now: new Date(frozen + 60_000).toISOString(),
+    });
+  });
+});

@@ -61,11 +61,12 @@ export const clockRoutes: readonly ControlRoute[] = [
     output: clockAnswer,
     handle: ({ deps, params, body }) => {
       const project = deps.registry.get(String(params.projectId));
+      // The move happens while the clock stands still, so `{set, freeze: true}` stops it exactly at `set` and
+      // `{set, freeze: false}` lets it run from exactly `set`: no millisecond of the root clock slips in between.
+      if (body.freeze === true) project.clock.freeze();
       if (body.advance_seconds !== undefined) project.clock.advance(body.advance_seconds);
       else if (body.set !== undefined) project.clock.set(body.set);
-      // After the move, so `{set, freeze: true}` stops the clock at `set`.
-      if (body.freeze === true) project.clock.freeze();
-      else if (body.freeze === false) project.clock.unfreeze();
+      if (body.freeze === false) project.clock.unfreeze();
       return clockView(project);
     },
   }),
