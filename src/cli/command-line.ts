@@ -8,7 +8,7 @@ import { parseWait, type WaitCommand } from "./wait.js";
 import { type ListenCommand, parseListen } from "./webhooks-listen.js";
 
 /**
- * The command line of the `loyalty-mock` bin. Each flag sets one setting (README "Settings"), so a flag beats
+ * The command line of the `loyalty-mock` bin. Each flag sets one setting (docs/reference/settings.md), so a flag beats
  * the environment variable, which beats the `--env-file`. The flags are the settings table's rows that have one.
  */
 type Flagged = Row<unknown> & { flag: NonNullable<Row<unknown>["flag"]> };

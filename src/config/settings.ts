@@ -27,7 +27,7 @@ const LOG_LEVELS = [
  * Every setting of the server, one row each, keyed by the startServer option it fills: its environment variable,
  * its flag (where the command line has one), its help line, how its text is read and checked, and its default (a
  * row without one is unset unless given). The command line (cli/), startServer's and the library's defaults
- * all come from here; README "Settings" and .env.example list the same (a test holds them to it).
+ * all come from here; docs/reference/settings.md and .env.example list the same (a test holds them to it).
  */
 export const SETTINGS = {
   // Loopback unless told otherwise: a demo server must not expose its keys to the network by accident.
@@ -165,7 +165,7 @@ export const SETTINGS = {
     schema: int(4096, Number.MAX_SAFE_INTEGER),
     default: 67_108_864,
   },
-  // Limits (README "Security and limits"): each refuses with the service's error object past it.
+  // Limits (docs/reference/limits.md): each refuses with the service's error object past it.
   "connectionLimits.headerBytes": {
     env: "HEADER_LIMIT_BYTES",
     help: "largest request head (request line and headers), in bytes; 431 above it",
@@ -209,7 +209,7 @@ export const SETTINGS = {
     schema: int(1, 1_000_000),
     default: 256,
   },
-  // Caps (README "Security and limits"): past each, the call that would add one more is 409 limit_exceeded.
+  // Caps (docs/reference/limits.md): past each, the call that would add one more is 409 limit_exceeded.
   "caps.projects": {
     env: "PROJECT_LIMIT",
     help: "most projects of the server (control API creations); 409 past it",
@@ -247,7 +247,7 @@ export const SETTINGS = {
     schema: int(1, 1_000_000),
     default: 100,
   },
-  // Webhooks (README "Webhooks"). The vendor gives its receivers 10 s to answer.
+  // Webhooks (docs/guide/webhooks.md). The vendor gives its receivers 10 s to answer.
   webhookTimeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",
     help: "longest one webhook delivery may take, connection to the answer's end; failed after it",

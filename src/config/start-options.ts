@@ -56,7 +56,7 @@ export interface StartOptions {
   journalSize?: number;
   /** Longest close() waits for in-flight requests before cutting their connections. */
   drainTimeoutMs?: number;
-  /** Request head size and slow-client timeouts (README "Security and limits"). */
+  /** Request head size and slow-client timeouts (docs/reference/limits.md). */
   connectionLimits?: Partial<ConnectionLimits>;
   /** JSON depth, string length and metadata size limits of request bodies. */
   inputLimits?: Partial<InputLimits>;

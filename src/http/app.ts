@@ -80,7 +80,7 @@ export function createApp(deps: AppConfig): Express {
 }
 
 /**
- * A client whose base URL ends in a slash sends `//v1/locations/x`. Emulation choice (README "Emulation choices"):
+ * A client whose base URL ends in a slash sends `//v1/locations/x`. Emulation choice (docs/fidelity.md):
  * answered as `/v1/locations/x`, as servers behind nginx (merge_slashes, on by default) do, rather than a 404 that
  * only the stand-in gives. Only the slashes right after the host merge; a doubled slash further in stays unknown.
  */

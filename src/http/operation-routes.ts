@@ -76,7 +76,7 @@ function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): Reque
  * Declares every row of the operation table, v1 and v2 alike, on the given router (the app's own). The versions
  * share one table rather than living in sub-routers mounted at /v1 and /v2: a mounted router is a second dispatch
  * per request (its own matching, URL rewriting and restoring), measured at several per cent of a request's time
- * (README "Performance").
+ * (docs/performance.md).
  */
 export function mountOperations(
   router: IRouter,

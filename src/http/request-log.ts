@@ -21,7 +21,7 @@ declare module "http" {
  *
  * One flat line per request rather than pino-http's serialized request and response: at thousands of requests per
  * second the serializers, the per-request child logger and the redaction of copied headers cost more than the
- * operation itself (see README "Performance"). Headers are logged at debug only, through the logger's redaction,
+ * operation itself (see docs/performance.md). Headers are logged at debug only, through the logger's redaction,
  * so secrets never reach the log at any level.
  *
  * `idFor` makes the id: the pooled CSPRNG by default; a seeded server passes one that draws from the generator of

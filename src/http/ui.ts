@@ -20,7 +20,7 @@ const SECURITY_HEADERS = {
 
 /**
  * GET /__mock/ui/: the live dashboard. Its files are served without the admin token, so that the page can load
- * and ask for it; everything it shows comes through the control API, which does ask (README "Dashboard").
+ * and ask for it; everything it shows comes through the control API, which does ask (docs/guide/dashboard.md).
  */
 export function uiRouter(): Router {
   const router = express.Router();

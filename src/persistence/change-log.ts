@@ -4,7 +4,7 @@ import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/pr
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
 
 /**
- * The lines of the state file's log and snapshots (README "Persistence"), one JSON object each, `o` saying what
+ * The lines of the state file's log and snapshots (docs/reference/persistence.md), one JSON object each, `o` saying what
  * it does to the project `p`:
  * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added);
  *   {h}: both become an empty document with that `project` header, filled by the `fput` lines that follow;

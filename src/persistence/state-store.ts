@@ -30,7 +30,7 @@ function logRemoved(path: string): NodeJS.ErrnoException {
 }
 
 /**
- * The state on disk as a snapshot plus a log of changes (README "Persistence"). Each save appends the batch of
+ * The state on disk as a snapshot plus a log of changes (docs/reference/persistence.md). Each save appends the batch of
  * changes made since the previous one and flushes it (one fsync for every write waiting: the writer's group
  * commit); its cost is the changes, not the state. When the log outgrows the snapshot, a new snapshot is written
  * beside it in small slices between requests, under a new log generation, and the older files are removed.

@@ -17,7 +17,7 @@ export interface JournalEntry {
   response_body: unknown;
   /** Wall-clock time the server took, injected latency included. */
   duration_ms: number;
-  /** Whether the request carried a valid credential of the project (see README "Request journal"). */
+  /** Whether the request carried a valid credential of the project (see docs/guide/control.md). */
   authenticated: boolean;
   fault: { id: string; action: string } | null;
   rate_limited: boolean;

@@ -4,7 +4,7 @@ import type { NextFunction, Request } from "express";
  * The common JSON request read without body-parser's machinery: `Content-Type: application/json` (utf-8 or no
  * charset), no Content-Encoding, a Content-Length within the limit. body-parser reads such a body through
  * type-is, content-type, iconv-lite, raw-body, on-finished and an AsyncResource, measured at 5-8% of a JSON
- * request's time (README "Performance"); here it is one listener per event and one Buffer.toString. The outcome is
+ * request's time (docs/performance.md); here it is one listener per event and one Buffer.toString. The outcome is
  * the same, byte for byte: the same parsed value for the same bytes (a leading BOM dropped, an empty body read as
  * `{}`, strict mode: objects and arrays only) and the same errors with the same messages and types, which the
  * error handler turns into the service's error object. Everything else (another charset, a compressed or chunked
