@@ -94,6 +94,11 @@ export class UnsentDelivery {
     this.#cause = cause;
   }
 
+  /** The delivery's id, known without building it. */
+  get id(): string {
+    return this.#ids[2];
+  }
+
   build(): Delivery {
     if (this.#built) return this.#built;
     const [eventIdOf, envelopeId, deliveryId] = this.#ids;
@@ -149,12 +154,10 @@ export class Outbox {
   }
 
   get(id: string): Delivery {
-    const delivery = this.#ring
-      .toArray()
-      .map(built)
-      .find((d) => d.id === id);
-    if (!delivery) throw notFound("webhook_delivery", id);
-    return delivery;
+    // Only the one asked for is built: each kept delivery knows its id.
+    const kept = this.#ring.toArray().find((d) => d.id === id);
+    if (!kept) throw notFound("webhook_delivery", id);
+    return built(kept);
   }
 
   clear(): number {
