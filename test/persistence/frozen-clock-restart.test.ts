@@ -1,29 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/index.js";
+import { useStateFileServers } from "../helpers/state-file.js";
 import { DEMO_KEYS } from "../helpers/world.js";
 
 /** Issue 28: the state file keeps a frozen clock frozen, and a seeded project never repeats a saved value. */
 
-let dir: string;
-let file: string;
-const running: RunningServer[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "loyalty-mock-frozen-"));
-  file = join(dir, "state.json");
-});
-afterEach(async () => {
-  for (const server of running.splice(0)) await server.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, stateFile: file, ...options });
-  running.push(server);
-  return server;
-}
+const disk = useStateFileServers("frozen");
+const start = disk.start;
 
 async function clockOf(server: RunningServer, project = "demo") {
   return (await fetch(`${server.url}/__mock/projects/${project}/clock`)).json();
@@ -48,11 +31,7 @@ async function issueToken(server: RunningServer): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function restart(server: RunningServer, options: StartOptions = {}): Promise<RunningServer> {
-  await server.close();
-  running.splice(running.indexOf(server), 1);
-  return start(options);
-}
+const restart = disk.restart;
 
 describe("a frozen clock and a seed, across restarts", () => {
   it("a clock frozen through the control API is still frozen, at the same moment, after a restart", async () => {

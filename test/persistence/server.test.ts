@@ -1,37 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import express from "express";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { trackChanges } from "../../src/http/track-changes.js";
-import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
+import type { RunningServer } from "../../src/index.js";
 import { loadState } from "../../src/persistence/load-state.js";
 import { type SavedProject, StateFileError } from "../../src/persistence/state-file.js";
 import { StateWriter } from "../../src/persistence/state-writer.js";
 import { assertErrorBody } from "../helpers/contract.js";
 import { useServer } from "../helpers/listen.js";
 import { slowIo } from "../helpers/slow-io.js";
+import { useStateFileServers } from "../helpers/state-file.js";
 import { DEMO_KEYS } from "../helpers/world.js";
 
-let dir: string;
-let file: string;
-const running: RunningServer[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "loyalty-mock-persist-"));
-  file = join(dir, "state.json");
-});
-afterEach(async () => {
-  for (const server of running.splice(0)) await server.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, stateFile: file, ...options });
-  running.push(server);
-  return server;
-}
+const disk = useStateFileServers("persist");
+const start = disk.start;
 
 async function issueToken(server: RunningServer): Promise<Response> {
   return fetch(`${server.url}/v1/oauth/token`, {
@@ -49,7 +34,7 @@ async function tokenOf(server: RunningServer): Promise<string> {
 
 /** The state on disk right now (snapshot and log), read the way a restart reads it. */
 function onDisk(): SavedProject[] {
-  return loadState(file)?.projects ?? [];
+  return loadState(disk.file)?.projects ?? [];
 }
 
 /** The demo tokens in the state file, as it is on disk right now. */
@@ -61,7 +46,7 @@ function savedTokens(): string[] {
 describe("startServer with a state file", () => {
   it("writes the file at start, and a restart restores what changed", async () => {
     const first = await start();
-    expect(existsSync(file)).toBe(true);
+    expect(existsSync(disk.file)).toBe(true);
     const token = await tokenOf(first);
     await first.close();
     expect(savedTokens()).toEqual([token]);
@@ -78,7 +63,7 @@ describe("startServer with a state file", () => {
 
   it("restores from the file without reading the fixtures", async () => {
     await (await start()).close();
-    const server = await start({ fixturesDir: join(dir, "no-such-folder") });
+    const server = await start({ fixturesDir: join(disk.dir, "no-such-folder") });
     expect(server.registry.list().map((project) => project.id)).toEqual(["demo", "other"]);
   });
 
@@ -101,7 +86,7 @@ describe("startServer with a state file", () => {
 
   it("always mode: a change that cannot be saved is answered 500 state_not_saved, and saved later", async () => {
     const server = await start({ stateSync: "always" });
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(disk.dir, { recursive: true, force: true });
     const refused = await issueToken(server);
     expect(refused.status).toBe(500);
     const body = await refused.json();
@@ -115,7 +100,7 @@ describe("startServer with a state file", () => {
       request_id: refused.headers.get("x-request-id"),
     });
 
-    mkdirSync(dir);
+    mkdirSync(disk.dir);
     const token = await tokenOf(server);
     // The change of the refused request was made in memory; nothing is dropped, so it is saved too.
     expect(savedTokens()).toHaveLength(2);
@@ -138,14 +123,14 @@ describe("startServer with a state file", () => {
   });
 
   it("refuses to start from a broken file, and leaves it as it was", async () => {
-    writeFileSync(file, '{"format":"loyalty-mock-state","version":1,');
+    writeFileSync(disk.file, '{"format":"loyalty-mock-state","version":1,');
     await expect(start()).rejects.toThrow(/state\.json: line 1 column \d+: not valid JSON/);
-    expect(readFileSync(file, "utf8")).toBe('{"format":"loyalty-mock-state","version":1,');
+    expect(readFileSync(disk.file, "utf8")).toBe('{"format":"loyalty-mock-state","version":1,');
   });
 
   it("refuses to start when the file's folder does not exist", async () => {
-    file = join(dir, "missing", "state.json");
-    await expect(start()).rejects.toThrow(new StateFileError(file, "cannot be written (ENOENT)"));
+    disk.file = join(disk.dir, "missing", "state.json");
+    await expect(start()).rejects.toThrow(new StateFileError(disk.file, "cannot be written (ENOENT)"));
   });
 });
 
@@ -155,7 +140,7 @@ describe("change detection", () => {
   it("covers any route that may change state, including routes it knows nothing about", async () => {
     const state = { visits: 0 };
     const writer = new StateWriter({
-      file,
+      file: disk.file,
       sync: "always",
       intervalMs: DEFAULTS.stateSaveIntervalMs,
       snapshot: () => JSON.stringify(state),
@@ -174,10 +159,10 @@ describe("change detection", () => {
     });
 
     await request(app).get("/visits");
-    expect(existsSync(file)).toBe(false);
+    expect(existsSync(disk.file)).toBe(false);
     for (let i = 1; i <= 3; i++) {
       expect((await request(app).post("/visits")).body).toEqual({ visits: i });
-      expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ visits: i });
+      expect(JSON.parse(readFileSync(disk.file, "utf8"))).toEqual({ visits: i });
     }
     expect((await request(app).delete("/visits")).status).toBe(400);
     await writer.close();
@@ -187,7 +172,7 @@ describe("change detection", () => {
     const state = { imports: 0 };
     const slow = slowIo();
     const writer = new StateWriter({
-      file,
+      file: disk.file,
       sync: "always",
       intervalMs: DEFAULTS.stateSaveIntervalMs,
       snapshot: () => JSON.stringify(state),
@@ -221,7 +206,7 @@ describe("change detection", () => {
     expect(answered).toBe(false);
     slow.release();
     expect(await answer).toEqual({ status: 200, body: '{"imports":1}' });
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ imports: 1 });
+    expect(JSON.parse(readFileSync(disk.file, "utf8"))).toEqual({ imports: 1 });
     await writer.close();
   });
 });
