@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import type { IdSource } from "../../platform/ids.js";
 import { RecordStore } from "../record-store.js";
 import { ALL_SCOPES, isScope } from "../scopes.js";
 import { nullableTimestamp } from "../shared/schema-parts.js";
@@ -51,4 +52,16 @@ export class ApiKeyStore extends RecordStore<ApiKey> {
   constructor(keys: Iterable<ApiKey> = []) {
     super("api_key", keys);
   }
+}
+
+/**
+ * A key with the service's kind of credentials where it brings none: app ids and secrets are UUIDs, v4 drawing
+ * 122 bits from the project's source (the CSPRNG unless seeded). Everything else stays as given.
+ */
+export function withCredentials<K extends object>(
+  key: K,
+  ids: IdSource,
+): K & { app_id: unknown; app_token: unknown } {
+  const given = key as { app_id?: unknown; app_token?: unknown };
+  return { ...key, app_id: given.app_id ?? ids.uuid(), app_token: given.app_token ?? ids.uuid() };
 }

@@ -2,7 +2,7 @@ import { CAP_VARIABLES } from "../caps.js";
 import { conflict, limitExceeded } from "../errors.js";
 import type { Project } from "../projects/project.js";
 import type { ProjectRegistry } from "../projects/registry.js";
-import { type ApiKey, apiKeySchema, toApiKey } from "./api-key.js";
+import { type ApiKey, apiKeySchema, toApiKey, withCredentials } from "./api-key.js";
 
 /**
  * The API key lifecycle of the spec's token rules, as store operations (the control API exposes them):
@@ -20,13 +20,7 @@ export interface NewKey {
 }
 
 export function createKey(registry: ProjectRegistry, project: Project, input: NewKey = {}): ApiKey {
-  const parsed = apiKeySchema.parse({
-    ...input,
-    // The service's app ids and secrets are UUIDs; v4 draws 122 bits from the project's source (the CSPRNG
-    // unless seeded).
-    app_id: input.app_id ?? project.ids.uuid(),
-    app_token: input.app_token ?? project.ids.uuid(),
-  });
+  const parsed = apiKeySchema.parse(withCredentials(input, project.ids));
   const key = toApiKey(parsed);
   // A second key under the same app id would silently replace the first; refuse it like one of another project.
   if (project.apiKeys.has(key.app_id)) throw conflict(`App id ${key.app_id} is used by another key`);

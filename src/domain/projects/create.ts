@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type IdSource, SeededIds } from "../../platform/ids.js";
+import { withCredentials } from "../auth/api-key.js";
 import { PROJECT_ID, type ProjectDocument, projectDocumentSchema } from "./project-document.js";
 import type { ProjectRegistry } from "./registry.js";
 
@@ -47,11 +48,6 @@ export function postedSeed(body: Record<string, unknown>): string | undefined {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** A key with the service's kind of credentials (UUIDs); everything else as given. */
-function withCredentials(key: Record<string, unknown>, ids: IdSource): Record<string, unknown> {
-  return { ...key, app_id: key.app_id ?? ids.uuid(), app_token: key.app_token ?? ids.uuid() };
 }
 
 /**
