@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations.js";
 import type { RunningServer } from "../../src/index.js";
+import { closedPort } from "../helpers/receiver.js";
 import {
   type Ran,
   SECRETS,
@@ -222,9 +223,7 @@ describe("loyalty-mock verify", () => {
     const noSecrets = await run({ config: writeConfig(temp.dir, target.url, { secretsInFile: false }) });
     expect(noSecrets.status).toBe(2);
     expect(noSecrets.stderr).toContain("LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN");
-    // Port 2 (nothing serves it; fetch refuses port 1) is below the range the kernel hands out for port 0, so no
-    // server of this suite running beside can take it between the choice and the call, as a "free" port could be.
-    const gone = await run({ config: writeConfig(temp.dir, "http://127.0.0.1:2") });
+    const gone = await run({ config: writeConfig(temp.dir, `http://127.0.0.1:${await closedPort()}`) });
     expect(gone.status).toBe(3);
     expect(gone.stderr).toMatch(
       /stopped: http:\/\/127\.0\.0\.1:\d+ did not answer POST \/v1\/oauth\/token \(ECONNREFUSED\)/,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
@@ -79,13 +80,36 @@ export async function startReceiver(answer: Receiver["answer"] = () => 200, port
   return receiver;
 }
 
-/** A port nothing listens on: taken from the system, then let go. */
+/** The lowest port the kernel hands out for port 0 (Linux's ip_local_port_range; 32768 where it cannot be read). */
+function ephemeralLow(): number {
+  try {
+    return (
+      Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768
+    );
+  } catch {
+    return 32768;
+  }
+}
+
+/**
+ * A port nothing listens on, and nothing else in the suite will: below the range the kernel picks port 0 from,
+ * where every server of the tests listens, so no test file running beside can take it between the choice and its
+ * use (a port let go by a port-0 server could be, and a refused connection then met a reset or a 401). It is
+ * listened on once to be sure it is free, then let go; a test may later listen on it itself.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const low = Math.min(ephemeralLow(), 32768);
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * (low - 20000));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
 }
 
 /**
