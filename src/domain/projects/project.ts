@@ -25,6 +25,9 @@ export class Project {
   /** The project's own seed, when it was created with one (kept in its document, so a reset draws the same values). */
   readonly seed: string | undefined;
   settings: ProjectSettings;
+  #effective:
+    | { settings: ProjectSettings; defaults: ProjectDefaults; effective: ProjectDefaults }
+    | undefined;
 
   /** The project's stores by collection (stores.ts); each is also a field of its own, named for the resource. */
   readonly stores: ProjectStores;
@@ -125,7 +128,12 @@ export class Project {
 
   /** The settings in force: the project's own where it has them, the server's defaults elsewhere. */
   effectiveSettings(defaults: ProjectDefaults): ProjectDefaults {
-    return {
+    // Asked on every request (rate limit, journal): made once per settings object and defaults object. Settings
+    // are replaced whole, never changed in place (http/control/settings.ts), so a new object means new answers.
+    const memo = this.#effective;
+    if (memo !== undefined && memo.settings === this.settings && memo.defaults === defaults)
+      return memo.effective;
+    const effective: ProjectDefaults = {
       v2AuthMode: this.settings.v2_auth_mode ?? defaults.v2AuthMode,
       tokenGraceSeconds: this.settings.token_grace_seconds ?? defaults.tokenGraceSeconds,
       tokenLimit: defaults.tokenLimit,
@@ -134,5 +142,7 @@ export class Project {
       caps: defaults.caps,
       webhooks: defaults.webhooks,
     };
+    this.#effective = { settings: this.settings, defaults, effective };
+    return effective;
   }
 }

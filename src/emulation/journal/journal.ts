@@ -61,9 +61,21 @@ function statusMatches(patterns: readonly string[], status: number | null): bool
 export class RequestJournal {
   readonly #ring: Ring<JournalRecord>;
   #watcher: ((record: JournalRecord) => void) | undefined;
+  #lastAnswer: string | undefined;
 
   constructor(capacity: number) {
     this.#ring = new Ring(capacity);
+  }
+
+  /**
+   * `text`, or the equal text of the answer kept before it: a test that reads one thing over and over (and a load
+   * test) gets the same answer each time, and a full journal then keeps that text once rather than a thousand
+   * times. Strings are immutable, so sharing one is invisible; comparing two costs far less than keeping both.
+   */
+  shared(text: string | undefined): string | undefined {
+    if (text !== undefined && text === this.#lastAnswer) return this.#lastAnswer;
+    this.#lastAnswer = text;
+    return text;
   }
 
   /** Records an entry made whole already. */

@@ -75,8 +75,19 @@ function answerOf(text: string | undefined, length: number): unknown {
   return text === undefined ? null : redactBody(JSON.parse(text));
 }
 
-/** What an exchange leaves for its journal entry, measured when it ended. */
-interface Outcome {
+/**
+ * Everything a journal entry is made of, in one object: the request as it arrived, and how the exchange ended. One
+ * object rather than several, as a full journal keeps a thousand of them per project: each object kept is one
+ * more the young-generation collector copies before it is promoted (issue 26).
+ */
+interface Exchange {
+  requestId: string;
+  timeMs: number;
+  method: string;
+  path: string;
+  query: Record<string, unknown> | undefined;
+  headers: Request["headers"];
+  verified: boolean;
   status: number | null;
   body: unknown;
   answer: string | undefined;
@@ -87,49 +98,87 @@ interface Outcome {
   rateLimited: boolean;
 }
 
-/** Everything a journal entry is made of: the request as it arrived, and how the exchange ended. */
-interface Exchange {
-  started: Started;
-  verified: boolean;
-  outcome: Outcome;
-}
-
 /** The journal entry of an exchange, secrets redacted; a new one on every call. */
-function entryOf({ started, verified, outcome }: Exchange): JournalEntry {
+function entryOf(exchange: Exchange): JournalEntry {
   return {
-    request_id: started.requestId,
-    time: new Date(started.timeMs).toISOString(),
-    method: started.method,
-    path: started.path,
-    query: { ...started.query },
-    headers: redactHeaders(started.headers),
-    body: redactBody(outcome.body),
-    status: outcome.status,
-    response_body: outcome.status === null ? null : answerOf(outcome.answer, outcome.answerLength),
-    duration_ms: outcome.durationMs,
-    authenticated: verified,
-    fault: outcome.fault === null ? null : { ...outcome.fault },
-    rate_limited: outcome.rateLimited,
+    request_id: exchange.requestId,
+    time: new Date(exchange.timeMs).toISOString(),
+    method: exchange.method,
+    path: exchange.path,
+    query: { ...exchange.query },
+    headers: redactHeaders(exchange.headers),
+    body: redactBody(exchange.body),
+    status: exchange.status,
+    response_body: exchange.status === null ? null : answerOf(exchange.answer, exchange.answerLength),
+    duration_ms: exchange.durationMs,
+    authenticated: exchange.verified,
+    fault: exchange.fault === null ? null : { ...exchange.fault },
+    rate_limited: exchange.rateLimited,
   };
 }
 
-/** What is known of a request when it arrives. */
-interface Started {
-  requestId: string;
-  timeMs: number;
-  method: string;
-  path: string;
-  query: Record<string, unknown> | undefined;
-  headers: Request["headers"];
+/** An exchange in progress: what is known when the request arrives, and the notes the traffic step adds. */
+class OpenExchange implements EntryNotes {
+  fault: JournalEntry["fault"] = null;
+  rateLimited = false;
+  readonly clockStart = performance.now();
+
+  constructor(
+    readonly registry: ProjectRegistry,
+    readonly project: Project,
+    readonly verified: boolean,
+    readonly req: Request,
+    readonly timeMs: number,
+    readonly rawBody: Tapped,
+  ) {}
+}
+
+const OPEN = Symbol("journaled exchange");
+type Journaled = Response & { [OPEN]?: OpenExchange };
+
+/**
+ * The response's "close" listener (once per response), one function for every request: it finds its exchange on
+ * the response, so no closure is made per request.
+ */
+function closeExchange(this: Journaled): void {
+  const open = this[OPEN];
+  if (open === undefined) return;
+  this[OPEN] = undefined;
+  const { req, project, registry, rawBody } = open;
+  const answered = this.headersSent;
+  const answerLength = answered ? Number(this.getHeader("content-length") ?? 0) : 0;
+  const whole = rawBody.bytes() <= RAW_BODY_LIMIT;
+  const url = req.originalUrl;
+  const status = answered ? this.statusCode : null;
+  const exchange: Exchange = {
+    requestId: requestIdOf(req),
+    timeMs: open.timeMs,
+    method: req.method,
+    path: pathOf(url),
+    // Express parses the query string on every read of req.query; most requests have none.
+    query: url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
+    headers: req.headers,
+    verified: open.verified,
+    status,
+    body: req.body !== undefined && whole ? redactBody(req.body) : (rawBody.text() ?? null),
+    answer: answered && answerLength <= RAW_BODY_LIMIT ? project.journal.shared(sentJson(this)) : undefined,
+    answerLength,
+    durationMs: Math.round(performance.now() - open.clockStart),
+    fault: open.fault,
+    rateLimited: open.rateLimited,
+  };
+  const capacity = project.effectiveSettings(registry.defaults).journalSize;
+  recordExchange(req.app, project.journal, capacity, exchange, exchange, entryOf);
 }
 
 /**
  * Starts the journal entry of a request and records it once the exchange is over (answered, or the connection
  * closed without an answer). The body is the one the operation parsed, or the raw text when it could not parse it.
  *
- * The request's headers object (which nobody changes) and the JSON text of the answer are kept as they are, and a
- * parsed body, which an operation might hand on, is copied (and redacted) when the exchange ends; the entry is put
- * together from these (entryOf) then, or, with the lazy-journal speed trick (http/fast), when the journal is read.
+ * The request's headers object (which nobody changes) and the JSON text of the answer are kept as they are (an
+ * answer the same as the journal's last is kept as that one's text), and a parsed body, which an operation might
+ * hand on, is copied (and redacted) when the exchange ends; the entry is put together from these (entryOf) then,
+ * or, with the lazy-journal speed trick (http/fast), when the journal is read.
  */
 export function journalRequest(
   registry: ProjectRegistry,
@@ -138,41 +187,9 @@ export function journalRequest(
   req: Request,
   res: Response,
 ): EntryNotes {
-  const clockStart = performance.now();
-  const url = req.originalUrl;
-  const started: Started = {
-    requestId: requestIdOf(req),
-    timeMs: project.clock.now(),
-    method: req.method,
-    path: pathOf(url),
-    // Express parses the query string on every read of req.query; most requests have none.
-    query: url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
-    headers: req.headers,
-  };
-  const rawBody = tapBody(req);
-  const notes: EntryNotes = { fault: null, rateLimited: false };
-  // "close" comes once per response; `on` spares the wrapper `once` makes on every request.
-  res.on("close", () => {
-    const answered = res.headersSent;
-    const answerLength = answered ? Number(res.getHeader("content-length") ?? 0) : 0;
-    const whole = rawBody.bytes() <= RAW_BODY_LIMIT;
-    const outcome: Outcome = {
-      status: answered ? res.statusCode : null,
-      body: req.body !== undefined && whole ? redactBody(req.body) : (rawBody.text() ?? null),
-      answer: answered && answerLength <= RAW_BODY_LIMIT ? sentJson(res) : undefined,
-      answerLength,
-      durationMs: Math.round(performance.now() - clockStart),
-      fault: notes.fault,
-      rateLimited: notes.rateLimited,
-    };
-    const head = {
-      timeMs: started.timeMs,
-      method: started.method,
-      path: started.path,
-      status: outcome.status,
-    };
-    const capacity = project.effectiveSettings(registry.defaults).journalSize;
-    recordExchange(req.app, project.journal, capacity, head, { started, verified, outcome }, entryOf);
-  });
-  return notes;
+  // The method, path and query are read when the exchange ends: routing never changes originalUrl or method.
+  const open = new OpenExchange(registry, project, verified, req, project.clock.now(), tapBody(req));
+  (res as Journaled)[OPEN] = open;
+  res.on("close", closeExchange);
+  return open;
 }
