@@ -43,12 +43,47 @@ function stringFrom(draw: (count: number) => Buffer, length: number, charset: st
   // A byte picks a character when it falls below the largest multiple of the charset's size that fits in a byte;
   // the rest are skipped, so every character stays equally likely.
   const limit = 256 - (256 % size);
+  const codes = latin1Codes(charset);
+  if (codes !== undefined) {
+    // The same draws and picks as the loop below, written as bytes and read as one string: an assignment makes a
+    // dozen ids, and a string grown a character at a time is a new string per character.
+    const out = Buffer.allocUnsafe(length);
+    let written = 0;
+    while (written < length) {
+      const bytes = draw(length - written);
+      for (let i = 0; i < bytes.length; i++) {
+        const byte = bytes[i] as number;
+        if (byte < limit) out[written++] = codes[byte % size] as number;
+      }
+    }
+    return out.toString("latin1");
+  }
   let out = "";
   while (out.length < length) {
     const bytes = draw(length - out.length);
     for (const byte of bytes) if (byte < limit) out += charset[byte % size];
   }
   return out;
+}
+
+/** Charsets seen, with their characters' codes when every one is a single Latin-1 byte (undefined otherwise). */
+const charsetCodes = new Map<string, Uint8Array | undefined>();
+/** A campaign's code config brings its own charset; past this many, codes are worked out on each call. */
+const MAX_CHARSETS_KEPT = 256;
+
+function latin1Codes(charset: string): Uint8Array | undefined {
+  if (charsetCodes.has(charset)) return charsetCodes.get(charset);
+  let codes: Uint8Array | undefined = new Uint8Array(charset.length);
+  for (let i = 0; i < charset.length; i++) {
+    const code = charset.charCodeAt(i);
+    if (code > 0xff) {
+      codes = undefined;
+      break;
+    }
+    codes[i] = code;
+  }
+  if (charsetCodes.size < MAX_CHARSETS_KEPT) charsetCodes.set(charset, codes);
+  return codes;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { randomIds, SeededIds } from "../../src/platform/ids.js";
+import { idSourceFor, randomIds, SeededIds } from "../../src/platform/ids.js";
 
 describe("SeededIds", () => {
   const draws = (ids: SeededIds) => [
@@ -37,6 +37,27 @@ describe("SeededIds", () => {
     const text = new SeededIds("seed", "x").randomString(50, charset);
     expect([...text].every((char) => charset.includes(char))).toBe(true);
     expect(new SeededIds("seed", "x").randomString(50, charset)).toBe(text);
+  });
+
+  it("draws the values a seed gave in 0.7.0, whatever the charset's characters", () => {
+    // Drawn by 0.7.0's character-at-a-time loop; the Latin-1 fast path (issue 26) must pick the same characters from
+    // the same bytes, and a charset with a character past Latin-1 keeps the loop.
+    const ids = idSourceFor("golden", "demo");
+    expect([
+      ids.v1Id("pub"),
+      ids.v1Id("cust"),
+      ids.randomString(12, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"),
+      ids.randomString(8, "0123456789"),
+      ids.randomString(6, "ab\u0100"),
+      ids.randomString(5, "xyz\u00e9"),
+    ]).toEqual([
+      "pub_ndV5gBBcmrGLAxxm8XhwAccp",
+      "cust_annKBUv9FWY25Yv9YXmH9pAl",
+      "GKW4WLUUNSRA",
+      "56259409",
+      "abbaaa",
+      "z\u00e9zzx",
+    ]);
   });
 
   it("without a seed the values come from the CSPRNG", () => {
