@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { invalidPayload } from "../domain/errors.js";
 import { unsupportedMediaType } from "./errors.js";
-import { readJsonBody } from "./fast/index.js";
+import { readFormBody, readJsonBody } from "./fast/index.js";
 import { checkInputLimits, enforceInputLimits } from "./input-limits.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
@@ -56,15 +56,26 @@ export function jsonBody(limit: number): RequestHandler[] {
  * (FIDELITY.md, "POST /v1/oauth/token").
  */
 export function formBody(limit: number): RequestHandler[] {
+  const bodyParser = express.urlencoded({
+    limit,
+    extended: false,
+    parameterLimit: FORM_FIELD_LIMIT,
+    type: FORM_TYPE,
+  });
   return [
-    (req, _res, next) => {
-      if (hasBody(req) && !req.is(FORM_TYPE))
+    (req, res, next) => {
+      if (!hasBody(req)) return bodyParser(req, res, next);
+      const readHere = readFormBody(req, limit, FORM_FIELD_LIMIT, next, (body) => {
+        req.body = body;
+        next();
+      });
+      if (readHere) return;
+      if (!req.is(FORM_TYPE))
         throw invalidPayload(
           `Request body must be ${FORM_TYPE}; Content-Type '${req.headers["content-type"] ?? "(none)"}' is not accepted`,
         );
-      next();
+      bodyParser(req, res, next);
     },
-    express.urlencoded({ limit, extended: false, parameterLimit: FORM_FIELD_LIMIT, type: FORM_TYPE }),
     checkInputLimits,
   ];
 }

@@ -4,7 +4,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
-import { jsonBody } from "../../src/http/body.js";
+import { FORM_FIELD_LIMIT, formBody, jsonBody } from "../../src/http/body.js";
 import { SPEED_TRICKS, type SpeedTrick, type SpeedTricks } from "../../src/http/fast/index.js";
 import { createHttpServer } from "../../src/http/http-server.js";
 import { useServer } from "../helpers/listen.js";
@@ -69,12 +69,34 @@ async function observeJsonReader(speedTricks: SpeedTricks): Promise<boolean> {
   return !fromBodyParser;
 }
 
+/**
+ * Whether a plain form body is read by the plain reader: an error body-parser made (http-errors) says whether it
+ * may be shown (`expose`); the reader's error for the same body (too many fields) carries only status and type.
+ */
+async function observeFormReader(speedTricks: SpeedTricks): Promise<boolean> {
+  const app = baseApp({ ...DEFAULTS, speedTricks });
+  let fromBodyParser: boolean | undefined;
+  const watch: ErrorRequestHandler = (error, _req, _res, next) => {
+    fromBodyParser = "expose" in error;
+    next(error);
+  };
+  app.post("/probe", ...formBody(4096), watch);
+  const res = await request(finishApp(app, DEFAULTS.bodyLimit))
+    .post("/probe")
+    .set("Content-Type", "application/x-www-form-urlencoded")
+    .send(Array.from({ length: FORM_FIELD_LIMIT + 1 }, (_, i) => `f${i}=x`).join("&"));
+  expect(res.status).toBe(413);
+  expect(fromBodyParser).toBeDefined();
+  return !fromBodyParser;
+}
+
 describe.each(SPEED_TRICK_VARIANTS)("with %s", (_name, speedTricks) => {
   it("runs exactly the tricks that are not switched off", async () => {
     const expected = Object.fromEntries(SPEED_TRICKS.map((trick) => [trick, speedTricks[trick] ?? true]));
     const seen: Record<SpeedTrick, boolean> = {
       ...(await observeServer(speedTricks)),
       jsonReader: await observeJsonReader(speedTricks),
+      formReader: await observeFormReader(speedTricks),
     };
     expect(seen).toEqual(expected);
   });

@@ -7,11 +7,12 @@
 import type { RequestListener } from "node:http";
 import type { Express, NextFunction, Request } from "express";
 import type { JournalEntry, RequestJournal } from "../../emulation/journal/journal.js";
-import { plainJsonLength, readPlainJson } from "./json-reader.js";
+import { parseForm, plainFormLength } from "./form-reader.js";
+import { plainJsonLength, readPlainBody, readPlainJson } from "./json-reader.js";
 import { DeferredEntry, type RecordHead } from "./lazy-journal.js";
 import { appMessageClasses, type MessageClasses } from "./prototypes.js";
 
-export const SPEED_TRICKS = ["prototypes", "jsonReader", "lazyJournal"] as const;
+export const SPEED_TRICKS = ["prototypes", "jsonReader", "formReader", "lazyJournal"] as const;
 export type SpeedTrick = (typeof SPEED_TRICKS)[number];
 /** Which tricks to run; a trick left out runs (all do by default). */
 export type SpeedTricks = Partial<Record<SpeedTrick, boolean>>;
@@ -20,6 +21,7 @@ type Chosen = Readonly<Record<SpeedTrick, boolean>>;
 const ALL: Chosen = Object.freeze({
   prototypes: true,
   jsonReader: true,
+  formReader: true,
   lazyJournal: true,
 });
 
@@ -54,6 +56,24 @@ export function readJsonBody(
   const length = plainJsonLength(req, limit);
   if (length === undefined) return false;
   readPlainJson(req, length, next, done);
+  return true;
+}
+
+/**
+ * Reads a plain form body of the request itself (form-reader.ts) and says so, calling `done` with the value or
+ * `next` with body-parser's error for it; false when body-parser must read the body.
+ */
+export function readFormBody(
+  req: Request,
+  limit: number,
+  parameterLimit: number,
+  next: NextFunction,
+  done: (body: unknown) => void,
+): boolean {
+  if (!tricksOf(req.app).formReader) return false;
+  const length = plainFormLength(req, limit);
+  if (length === undefined) return false;
+  readPlainBody(req, length, next, (text) => parseForm(text, parameterLimit), done);
   return true;
 }
 

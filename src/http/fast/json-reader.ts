@@ -30,9 +30,9 @@ interface BodyError extends Error {
   type: string;
 }
 
-function bodyError(message: string, type: string, from?: Error): BodyError {
+export function bodyError(message: string, type: string, from?: Error, status = 400): BodyError {
   const error = (from ?? new Error(message)) as BodyError;
-  error.status = 400;
+  error.status = status;
   error.type = type;
   return error;
 }
@@ -45,6 +45,33 @@ export function readPlainJson(
   req: Request,
   length: number,
   next: NextFunction,
+  done: (body: unknown) => void,
+): void {
+  readPlainBody(
+    req,
+    length,
+    next,
+    (text) => {
+      try {
+        return parseStrict(text);
+      } catch (error) {
+        throw bodyError("", "entity.parse.failed", error as Error);
+      }
+    },
+    done,
+  );
+}
+
+/**
+ * Reads the body of `length` bytes as utf-8 text (a leading byte order mark dropped, as iconv-lite's decoder,
+ * body-parser's, drops it) and hands it to `parse`; calls `done` with what that returns, or `next` with
+ * body-parser's error for a body cut short, aborted or failing (or with what `parse` throws).
+ */
+export function readPlainBody(
+  req: Request,
+  length: number,
+  next: NextFunction,
+  parse: (text: string) => unknown,
   done: (body: unknown) => void,
 ): void {
   const chunks: Buffer[] = [];
@@ -61,13 +88,12 @@ export function readPlainJson(
     }
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
     let text = bytes.toString("utf8");
-    // iconv-lite's utf-8 decoder (body-parser's) drops a byte order mark.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     let body: unknown;
     try {
-      body = parseStrict(text);
+      body = parse(text);
     } catch (error) {
-      next(bodyError("", "entity.parse.failed", error as Error));
+      next(error);
       return;
     }
     done(body);
