@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { openSync } from "node:fs";
+import { cpus } from "node:os";
 import { freePort, ROOT } from "../test/helpers/process.js";
 
 export { ROOT };
@@ -39,6 +40,16 @@ export const BENCH_SETTINGS = {
   MEMBER_LIMIT: "100000000",
 };
 
+let loadGeneratorPinned = false;
+
+/** This process, every thread of it, on every core but the last (the servers'). */
+function pinLoadGenerator(): void {
+  if (loadGeneratorPinned) return;
+  loadGeneratorPinned = true;
+  const others = cpus().length === 2 ? "0" : `0-${cpus().length - 2}`;
+  execFileSync("taskset", ["-a", "-p", "-c", others, String(process.pid)], { stdio: "ignore" });
+}
+
 /** Servers still running: stopped when the benchmark exits, however it exits, so none is left serving. */
 const running = new Set<ChildProcess>();
 process.on("exit", () => {
@@ -60,7 +71,15 @@ export async function startProcess(options: {
   const url = `http://127.0.0.1:${port}`;
   const out = openSync(options.logFile ?? "/dev/null", "w");
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [options.script], {
+  // BENCH_PIN=1: the server on the last core, this process (the load generator) on the others, so that the two never
+  // take turns on one core; a measurement's spread then comes from the server alone (see pinLoadGenerator).
+  const pinned = process.env.BENCH_PIN === "1" && cpus().length > 1;
+  if (pinned) pinLoadGenerator();
+  const command = pinned ? "taskset" : process.execPath;
+  const args = pinned
+    ? ["-c", String(cpus().length - 1), process.execPath, options.script]
+    : [options.script];
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...options.env, ...serverSettings({ PORT: String(port), HOST: "127.0.0.1" }) },
     stdio: ["ignore", out, "pipe"],
