@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { requestId } from "../platform/ids.js";
 
@@ -34,28 +34,48 @@ export function requestLog(logger: Logger, idFor: (req: Request) => string = req
     res.setHeader("X-Request-Id", id);
     // A silent logger (tests, the library by default) pays for nothing more.
     if (!logger.isLevelEnabled("error")) return next();
-    const started = performance.now();
-    // "close" comes once per response; `on` spares the wrapper `once` makes on every request.
-    res.on("close", () => {
-      const status = res.statusCode;
-      const finished = res.writableFinished;
-      // A connection closed before the answer (the client gave up, or a `drop` fault) is worth a warning.
-      const level = res.err || status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
-      if (!logger.isLevelEnabled(level)) return;
-      const line: Record<string, unknown> = {
-        reqId: id,
-        method: req.method,
-        url: req.originalUrl,
-        statusCode: finished ? status : null,
-        responseTime: Math.round(performance.now() - started),
-      };
-      const clientId = req.headers["x-request-id"];
-      if (clientId !== undefined) line.clientRequestId = clientId;
-      if (res.err) line.err = res.err;
-      // Under the logger's redact paths (req.headers["x-app-token"], ...), so secrets are censored.
-      if (logger.isLevelEnabled("debug")) line.req = { headers: req.headers, remoteAddress: req.ip };
-      logger[level](line, finished ? "request completed" : "request aborted");
-    });
+    (res as Logged)[LOGGED] = new Exchange(logger, performance.now());
+    // "close" comes once per response; `on` spares the wrapper `once` makes, and one function for every request
+    // spares a closure each.
+    res.on("close", logExchange);
     next();
   };
+}
+
+/** What the log line needs that the request and response do not hold. */
+class Exchange {
+  constructor(
+    readonly logger: Logger,
+    readonly started: number,
+  ) {}
+}
+
+const LOGGED = Symbol("logged exchange");
+type Logged = Response & { [LOGGED]?: Exchange };
+
+/** The response's "close" listener: the exchange's one log line. */
+function logExchange(this: Logged): void {
+  const exchange = this[LOGGED];
+  if (exchange === undefined) return;
+  this[LOGGED] = undefined;
+  const { logger } = exchange;
+  const req = this.req;
+  const status = this.statusCode;
+  const finished = this.writableFinished;
+  // A connection closed before the answer (the client gave up, or a `drop` fault) is worth a warning.
+  const level = this.err || status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
+  if (!logger.isLevelEnabled(level)) return;
+  const line: Record<string, unknown> = {
+    reqId: req.id,
+    method: req.method,
+    url: req.originalUrl,
+    statusCode: finished ? status : null,
+    responseTime: Math.round(performance.now() - exchange.started),
+  };
+  const clientId = req.headers["x-request-id"];
+  if (clientId !== undefined) line.clientRequestId = clientId;
+  if (this.err) line.err = this.err;
+  // Under the logger's redact paths (req.headers["x-app-token"], ...), so secrets are censored.
+  if (logger.isLevelEnabled("debug")) line.req = { headers: req.headers, remoteAddress: req.ip };
+  logger[level](line, finished ? "request completed" : "request aborted");
 }

@@ -64,6 +64,11 @@ export class FaultRules {
   }
 
   /** The first rule matching the request, counted as used; undefined when none matches. */
+  /** How many rules there are: none, for nearly every request, and then nothing else need be asked. */
+  get size(): number {
+    return this.#rules.size;
+  }
+
   take(method: string, path: string): Fault | undefined {
     const fault = this.#rules.first(method.toUpperCase(), path);
     if (!fault) return undefined;

@@ -1,11 +1,11 @@
-import type { RequestHandler, Response } from "express";
+import type { NextFunction, RequestHandler, Response } from "express";
 import { attribute } from "../../domain/auth/attribution.js";
 import { apiLimitReached } from "../../domain/errors.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { credentialsOf } from "../credentials.js";
 import { playFault } from "./faults.js";
-import { journalRequest } from "./journal.js";
+import { type EntryNotes, journalRequest } from "./journal.js";
 
 /**
  * Counts the request against the project's API call budget. Every answer while a limit is set carries the
@@ -34,19 +34,36 @@ export function trafficMiddleware(registry: ProjectRegistry): RequestHandler {
     if (!attribution) return next();
     const { project, verified } = attribution;
     const notes = journalRequest(registry, project, verified, req, res);
-    const proceed = () => {
-      let refusal: unknown;
-      try {
-        if (verified) limitRate(registry, project, res);
-      } catch (error) {
-        notes.rateLimited = true;
-        refusal = error;
-      }
-      next(refusal);
-    };
-    const fault = project.faults.take(req.method, req.originalUrl.split("?")[0] ?? req.path);
-    if (!fault) return proceed();
+    // Most projects have no fault rules: their requests need no path worked out and no closure to play one.
+    const fault =
+      project.faults.size === 0 ? undefined : project.faults.take(req.method, pathOf(req.originalUrl));
+    if (!fault) return proceed(registry, project, verified, notes, res, next);
     notes.fault = { id: fault.id, action: fault.action };
-    playFault(fault, req, res, proceed);
+    playFault(fault, req, res, () => proceed(registry, project, verified, notes, res, next));
   };
+}
+
+/** After any fault: the rate limit (for a verified caller), then the route, or the refusal's error handler. */
+function proceed(
+  registry: ProjectRegistry,
+  project: Project,
+  verified: boolean,
+  notes: EntryNotes,
+  res: Response,
+  next: NextFunction,
+): void {
+  let refusal: unknown;
+  try {
+    if (verified) limitRate(registry, project, res);
+  } catch (error) {
+    notes.rateLimited = true;
+    refusal = error;
+  }
+  next(refusal);
+}
+
+/** The path without the query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
