@@ -95,26 +95,32 @@ export function v1Id(prefix: string): string {
 }
 
 export function v2Id(prefix: string): string {
-  return `${prefix}_${randomView(9).toString("hex")}`;
+  return `${prefix}_${hex18()}`;
 }
 
-/** Request ids drawn per refill of their own pool of hex text. */
-const REQUEST_IDS_PER_REFILL = 256;
-let requestIdHex = "";
-let requestIdOffset = 0;
+/** Ids drawn per refill of the pool of hex text. */
+const HEX_IDS_PER_REFILL = 256;
+let hexText = "";
+let hexOffset = 0;
 
 /**
- * `v-` + 18 lowercase hex characters, as the real service writes request ids. Every request needs one, so the hex
- * text of many is made at once and each id takes the next unused 18 characters of it.
+ * 18 lowercase hex characters (9 random bytes), as request ids and v2 ids carry. Every request needs one and a
+ * card assignment a dozen, so the hex text of many is made at once and each takes the next unused 18 characters
+ * of it: no Buffer view and no hex conversion per id.
  */
-export function requestId(): string {
-  if (requestIdOffset === requestIdHex.length) {
-    requestIdHex = randomView(9 * REQUEST_IDS_PER_REFILL).toString("hex");
-    requestIdOffset = 0;
+function hex18(): string {
+  if (hexOffset === hexText.length) {
+    hexText = randomView(9 * HEX_IDS_PER_REFILL).toString("hex");
+    hexOffset = 0;
   }
-  const id = requestIdHex.slice(requestIdOffset, requestIdOffset + 18);
-  requestIdOffset += 18;
-  return `v-${id}`;
+  const hex = hexText.slice(hexOffset, hexOffset + 18);
+  hexOffset += 18;
+  return hex;
+}
+
+/** `v-` + 18 lowercase hex characters, as the real service writes request ids. */
+export function requestId(): string {
+  return `v-${hex18()}`;
 }
 
 /** Opaque bearer secrets: 32 bytes from the CSPRNG, base64url. */

@@ -66,14 +66,16 @@ export function recordOutcome(delivery: Delivery, outcome: PostOutcome): void {
 }
 
 /**
- * A notification no endpoint took, kept as what its `not_sent` delivery is made of (its ids, drawn when it
- * happened, in the order an eager build draws them; the notification, whose data is built from records never
+ * A notification no endpoint took, kept as what its `not_sent` delivery is made of (its ids: with a seed drawn when
+ * it happened, in the order an eager build draws them, without one when first read; the notification, whose data is built from records never
  * changed in place; the time and cause) and built the first time the outbox is read. Such a delivery never changes
  * afterwards (a resend refuses it), so building it late shows exactly what building it then would have; a card
  * assignment no one reads the outbox of then costs no envelope, event or delivery (issue 26).
  */
 export class UnsentDelivery {
-  readonly #ids: readonly [event: string, envelope: string, delivery: string];
+  /** Drawn when it happened from a seeded source; from the CSPRNG, the first time they are asked for. */
+  #ids: readonly [event: string, envelope: string, delivery: string] | undefined;
+  readonly #source: IdSource;
   readonly #projectId: string;
   readonly #notification: Notification;
   readonly #nowIso: string;
@@ -87,21 +89,34 @@ export class UnsentDelivery {
     nowIso: string,
     cause: NotificationCause,
   ) {
-    this.#ids = [eventId(notification.type, ids), ids.v2Id("whs"), ids.v2Id("whd")];
+    this.#source = ids;
     this.#projectId = projectId;
     this.#notification = notification;
     this.#nowIso = nowIso;
     this.#cause = cause;
+    // A seeded project's values follow from the order they are drawn in, so its ids are drawn now, in the order an
+    // eager build draws them. Without a seed they are random whenever drawn, and most are never read: drawn later.
+    if (ids.seeded) this.#ids = this.#draw();
+  }
+
+  #draw(): readonly [event: string, envelope: string, delivery: string] {
+    const ids = this.#source;
+    return [eventId(this.#notification.type, ids), ids.v2Id("whs"), ids.v2Id("whd")];
+  }
+
+  #idsOf(): readonly [event: string, envelope: string, delivery: string] {
+    this.#ids ??= this.#draw();
+    return this.#ids;
   }
 
   /** The delivery's id, known without building it. */
   get id(): string {
-    return this.#ids[2];
+    return this.#idsOf()[2];
   }
 
   build(): Delivery {
     if (this.#built) return this.#built;
-    const [eventIdOf, envelopeId, deliveryId] = this.#ids;
+    const [eventIdOf, envelopeId, deliveryId] = this.#idsOf();
     const event = eventOf(this.#notification, this.#nowIso, this.#cause, eventIdOf);
     const envelope = envelopeOf(this.#projectId, this.#notification, event, null, envelopeId);
     this.#built = newDelivery(null, envelope, this.#nowIso, deliveryId);
