@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, Response } from "express";
 
 /** Which browser origins may call: any (`*`, as the real API), or these exact origins. */
 export type CorsOrigins = "*" | readonly string[];
@@ -45,12 +45,13 @@ const MAX_AGE = "600";
  * operations' credentials, as a browser sends neither on a preflight; it is not journaled or counted. Never
  * Access-Control-Allow-Credentials: the API authenticates with headers, not cookies.
  */
-export function cors(origins: CorsOrigins): RequestHandler {
+export function cors(origins: CorsOrigins): (req: Request, res: Response) => boolean {
   const anyOrigin = origins === "*";
   const allowed = new Set(anyOrigin ? [] : origins);
-  return (req, res, next) => {
+  /** Whether the request goes on: false once a preflight is answered. */
+  return (req, res) => {
     const origin = req.headers.origin;
-    if (origin === undefined) return next();
+    if (origin === undefined) return true;
     const permitted = anyOrigin || allowed.has(origin);
     if (permitted) {
       res.setHeader("Access-Control-Allow-Origin", anyOrigin ? "*" : origin);
@@ -59,7 +60,7 @@ export function cors(origins: CorsOrigins): RequestHandler {
     // The answer depends on the Origin whenever the list is not `*`: caches must not share it across origins.
     if (!anyOrigin) res.setHeader("Vary", "Origin");
     const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
-    if (!preflight) return next();
+    if (!preflight) return true;
     if (permitted) {
       res.setHeader("Access-Control-Allow-Methods", METHODS);
       res.setHeader("Access-Control-Allow-Headers", REQUEST_HEADERS);
@@ -67,5 +68,6 @@ export function cors(origins: CorsOrigins): RequestHandler {
     }
     // An origin not on the list still gets its 204, without the headers: the browser then refuses the call.
     res.status(204).end();
+    return false;
   };
 }

@@ -28,17 +28,28 @@ declare module "http" {
  * the project the request's credentials name (see seededRequestIds in app.ts).
  */
 export function requestLog(logger: Logger, idFor: (req: Request) => string = requestId): RequestHandler {
+  const start = startRequestLog(logger, idFor);
   return (req, res, next) => {
+    start(req, res);
+    next();
+  };
+}
+
+/** requestLog's work as a step of a larger one (the app's entrance, app.ts): never refuses, never answers. */
+export function startRequestLog(
+  logger: Logger,
+  idFor: (req: Request) => string = requestId,
+): (req: Request, res: Response) => void {
+  return (req, res) => {
     const id = idFor(req);
     req.id = id;
     res.setHeader("X-Request-Id", id);
     // A silent logger (tests, the library by default) pays for nothing more.
-    if (!logger.isLevelEnabled("error")) return next();
+    if (!logger.isLevelEnabled("error")) return;
     (res as Logged)[LOGGED] = new Exchange(logger, performance.now());
     // "close" comes once per response; `on` spares the wrapper `once` makes, and one function for every request
     // spares a closure each.
     res.on("close", logExchange);
-    next();
   };
 }
 

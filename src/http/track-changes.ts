@@ -20,14 +20,22 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * so they go out at once.
  */
 export function trackChanges(sink: ChangeSink): RequestHandler {
+  const track = changeTracking(sink);
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    track(req, res);
+    next();
+  };
+}
+
+/** trackChanges's work as a step of a larger one (the app's entrance, app.ts). */
+export function changeTracking(sink: ChangeSink): (req: Request, res: Response) => void {
+  return (req, res) => {
+    if (SAFE_METHODS.has(req.method)) return;
     if (sink.sync === "interval") {
       res.once("close", () => sink.markDirty());
-      return next();
+      return;
     }
     holdUntilSaved(req, res, sink);
-    next();
   };
 }
 
