@@ -55,3 +55,34 @@ describe("RequestJournal", () => {
     expect(times(journal.list({ limit: 1 }))).toEqual(["02"]);
   });
 });
+
+describe("RequestJournal's sharing of equal values", () => {
+  it("hands back the kept object only for headers with the same names, order and texts", () => {
+    const journal = new RequestJournal(10);
+    const first = { host: "x", "x-app-id": "a" };
+    expect(journal.sharedHeaders(first)).toBe(first);
+    expect(journal.sharedHeaders({ host: "x", "x-app-id": "a" })).toBe(first);
+    const reordered = { "x-app-id": "a", host: "x" };
+    expect(journal.sharedHeaders(reordered)).toBe(reordered);
+    const other = { "x-app-id": "b", host: "x" };
+    expect(journal.sharedHeaders(other)).toBe(other);
+    const longer = { "x-app-id": "b", host: "x", accept: "*/*" };
+    expect(journal.sharedHeaders(longer)).toBe(longer);
+    const shorter = { "x-app-id": "b", host: "x" };
+    expect(journal.sharedHeaders(shorter)).toBe(shorter);
+    const listed = { "x-app-id": "b", host: "x", "set-cookie": ["a"] };
+    expect(journal.sharedHeaders(listed)).toBe(listed);
+    const listedAgain = { "x-app-id": "b", host: "x", "set-cookie": ["a"] };
+    expect(journal.sharedHeaders(listedAgain)).toBe(listedAgain);
+  });
+
+  it("hands back the kept text of the same kind only when equal", () => {
+    const journal = new RequestJournal(10);
+    const answer = JSON.stringify({ id: "loc_1" });
+    expect(journal.shared(answer, "answer")).toBe(answer);
+    expect(journal.shared(JSON.stringify({ id: "loc_1" }), "answer")).toBe(answer);
+    expect(journal.shared("/v1/x", "path")).toBe("/v1/x");
+    expect(journal.shared("{}", "answer")).toBe("{}");
+    expect(journal.shared(undefined, "answer")).toBeUndefined();
+  });
+});

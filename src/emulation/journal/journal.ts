@@ -48,6 +48,23 @@ export interface JournalFilter {
   limit?: number;
 }
 
+/** The same header names in the same order, each with the same text (a repeated header's list is never shared). */
+function sameHeaders(
+  a: Record<string, string | string[] | undefined>,
+  b: Record<string, string | string[] | undefined>,
+): boolean {
+  const names = Object.keys(a);
+  const others = Object.keys(b);
+  if (names.length !== others.length) return false;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    if (name !== others[i]) return false;
+    const value = a[name];
+    if (typeof value !== "string" || value !== b[name]) return false;
+  }
+  return true;
+}
+
 function statusMatches(patterns: readonly string[], status: number | null): boolean {
   if (status === null) return false;
   const text = String(status);
@@ -61,21 +78,40 @@ function statusMatches(patterns: readonly string[], status: number | null): bool
 export class RequestJournal {
   readonly #ring: Ring<JournalRecord>;
   #watcher: ((record: JournalRecord) => void) | undefined;
-  #lastAnswer: string | undefined;
+  readonly #lastText: { answer: string | undefined; path: string | undefined } = {
+    answer: undefined,
+    path: undefined,
+  };
+  #lastHeaders: Record<string, string | string[] | undefined> | undefined;
 
   constructor(capacity: number) {
     this.#ring = new Ring(capacity);
   }
 
   /**
-   * `text`, or the equal text of the answer kept before it: a test that reads one thing over and over (and a load
-   * test) gets the same answer each time, and a full journal then keeps that text once rather than a thousand
-   * times. Strings are immutable, so sharing one is invisible; comparing two costs far less than keeping both.
+   * `text`, or the equal text of the same kind (an answer, a path) kept before it: a test that reads one thing over
+   * and over (and a load test) gets the same answer each time, and a full journal then keeps that text once rather
+   * than a thousand times. Strings are immutable, so sharing one is invisible; comparing two costs far less than
+   * keeping both.
    */
-  shared(text: string | undefined): string | undefined {
-    if (text !== undefined && text === this.#lastAnswer) return this.#lastAnswer;
-    this.#lastAnswer = text;
+  shared(text: string | undefined, kind: "answer" | "path"): string | undefined {
+    const last = this.#lastText[kind];
+    if (text !== undefined && text === last) return last;
+    this.#lastText[kind] = text;
     return text;
+  }
+
+  /**
+   * `headers`, or the equal headers object kept before it (the same names in the same order, each with the same
+   * text): a client sends the same headers call after call, and a full journal then keeps one object and its
+   * strings rather than a thousand copies the collector would carry. Kept objects are never changed (the journal
+   * redacts a copy when it is read), so sharing one is invisible.
+   */
+  sharedHeaders<H extends Record<string, string | string[] | undefined>>(headers: H): H {
+    const last = this.#lastHeaders as H | undefined;
+    if (last !== undefined && sameHeaders(last, headers)) return last;
+    this.#lastHeaders = headers;
+    return headers;
   }
 
   /** Records an entry made whole already. */

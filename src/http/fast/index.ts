@@ -6,10 +6,10 @@
  */
 import type { RequestListener } from "node:http";
 import type { Express, NextFunction, Request } from "express";
-import type { JournalEntry, RequestJournal } from "../../emulation/journal/journal.js";
+import type { JournalRecord, RequestJournal } from "../../emulation/journal/journal.js";
 import { parseForm, plainFormLength } from "./form-reader.js";
 import { plainJsonLength, readPlainBody, readPlainJson } from "./json-reader.js";
-import { DeferredEntry, type RecordHead } from "./lazy-journal.js";
+import { keepBuilt, keepUnbuilt } from "./lazy-journal.js";
 import { appMessageClasses, type MessageClasses } from "./prototypes.js";
 
 export const SPEED_TRICKS = ["prototypes", "jsonReader", "formReader", "lazyJournal"] as const;
@@ -78,18 +78,16 @@ export function readFormBody(
 }
 
 /**
- * Keeps a journaled exchange in `journal`: its entry built by `build` now, or with the lazy journal
- * (lazy-journal.ts) each time the journal is read, in which case `build` must make a new entry on every call and
- * nobody may change `materials` afterwards.
+ * Keeps a journaled exchange in `journal`: its entry built now, or with the lazy journal (lazy-journal.ts) each
+ * time the journal is read, in which case `record.entry()` must make a new entry on every call and nobody may
+ * change the record afterwards.
  */
-export function recordExchange<M>(
+export function recordExchange(
   app: unknown,
   journal: RequestJournal,
   capacity: number,
-  head: RecordHead,
-  materials: M,
-  build: (materials: M) => JournalEntry,
+  record: JournalRecord,
 ): void {
-  if (tricksOf(app).lazyJournal) journal.recordLazily(new DeferredEntry(head, materials, build), capacity);
-  else journal.record(build(materials), capacity);
+  if (tricksOf(app).lazyJournal) keepUnbuilt(journal, record, capacity);
+  else keepBuilt(journal, record, capacity);
 }

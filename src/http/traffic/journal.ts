@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
-import type { JournalEntry } from "../../emulation/journal/journal.js";
+import type { JournalEntry, JournalRecord } from "../../emulation/journal/journal.js";
 import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
@@ -76,45 +76,47 @@ function answerOf(text: string | undefined, length: number): unknown {
 }
 
 /**
- * Everything a journal entry is made of, in one object: the request as it arrived, and how the exchange ended. One
- * object rather than several, as a full journal keeps a thousand of them per project: each object kept is one
- * more the young-generation collector copies before it is promoted (issue 26).
+ * Everything a journal entry is made of, in one object that is also the journal's record of it: the request as it
+ * arrived, and how the exchange ended. One object rather than several, as a full journal keeps a thousand of them
+ * per project: each object kept is one more the young-generation collector copies before it is promoted (issue
+ * 26). Its fields never change; `entry()` builds a new entry, secrets redacted, on every call.
  */
-interface Exchange {
-  requestId: string;
-  timeMs: number;
-  method: string;
-  path: string;
-  query: Record<string, unknown> | undefined;
-  headers: Request["headers"];
-  verified: boolean;
-  status: number | null;
-  body: unknown;
-  answer: string | undefined;
-  /** The answer's Content-Length. */
-  answerLength: number;
-  durationMs: number;
-  fault: JournalEntry["fault"];
-  rateLimited: boolean;
-}
+class Exchange implements JournalRecord {
+  constructor(
+    readonly requestId: string,
+    readonly timeMs: number,
+    readonly method: string,
+    readonly path: string,
+    readonly query: Record<string, unknown> | undefined,
+    readonly headers: Request["headers"],
+    readonly verified: boolean,
+    readonly status: number | null,
+    readonly body: unknown,
+    readonly answer: string | undefined,
+    /** The answer's Content-Length. */
+    readonly answerLength: number,
+    readonly durationMs: number,
+    readonly fault: JournalEntry["fault"],
+    readonly rateLimited: boolean,
+  ) {}
 
-/** The journal entry of an exchange, secrets redacted; a new one on every call. */
-function entryOf(exchange: Exchange): JournalEntry {
-  return {
-    request_id: exchange.requestId,
-    time: new Date(exchange.timeMs).toISOString(),
-    method: exchange.method,
-    path: exchange.path,
-    query: { ...exchange.query },
-    headers: redactHeaders(exchange.headers),
-    body: redactBody(exchange.body),
-    status: exchange.status,
-    response_body: exchange.status === null ? null : answerOf(exchange.answer, exchange.answerLength),
-    duration_ms: exchange.durationMs,
-    authenticated: exchange.verified,
-    fault: exchange.fault === null ? null : { ...exchange.fault },
-    rate_limited: exchange.rateLimited,
-  };
+  entry(): JournalEntry {
+    return {
+      request_id: this.requestId,
+      time: new Date(this.timeMs).toISOString(),
+      method: this.method,
+      path: this.path,
+      query: { ...this.query },
+      headers: redactHeaders(this.headers),
+      body: redactBody(this.body),
+      status: this.status,
+      response_body: this.status === null ? null : answerOf(this.answer, this.answerLength),
+      duration_ms: this.durationMs,
+      authenticated: this.verified,
+      fault: this.fault === null ? null : { ...this.fault },
+      rate_limited: this.rateLimited,
+    };
+  }
 }
 
 /** An exchange in progress: what is known when the request arrives, and the notes the traffic step adds. */
@@ -150,35 +152,35 @@ function closeExchange(this: Journaled): void {
   const whole = rawBody.bytes() <= RAW_BODY_LIMIT;
   const url = req.originalUrl;
   const status = answered ? this.statusCode : null;
-  const exchange: Exchange = {
-    requestId: requestIdOf(req),
-    timeMs: open.timeMs,
-    method: req.method,
-    path: pathOf(url),
+  const exchange = new Exchange(
+    requestIdOf(req),
+    open.timeMs,
+    req.method,
+    project.journal.shared(pathOf(url), "path") as string,
     // Express parses the query string on every read of req.query; most requests have none.
-    query: url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
-    headers: req.headers,
-    verified: open.verified,
+    url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
+    project.journal.sharedHeaders(req.headers),
+    open.verified,
     status,
-    body: req.body !== undefined && whole ? redactBody(req.body) : (rawBody.text() ?? null),
-    answer: answered && answerLength <= RAW_BODY_LIMIT ? project.journal.shared(sentJson(this)) : undefined,
+    req.body !== undefined && whole ? redactBody(req.body) : (rawBody.text() ?? null),
+    answered && answerLength <= RAW_BODY_LIMIT ? project.journal.shared(sentJson(this), "answer") : undefined,
     answerLength,
-    durationMs: Math.round(performance.now() - open.clockStart),
-    fault: open.fault,
-    rateLimited: open.rateLimited,
-  };
+    Math.round(performance.now() - open.clockStart),
+    open.fault,
+    open.rateLimited,
+  );
   const capacity = project.effectiveSettings(registry.defaults).journalSize;
-  recordExchange(req.app, project.journal, capacity, exchange, exchange, entryOf);
+  recordExchange(req.app, project.journal, capacity, exchange);
 }
 
 /**
  * Starts the journal entry of a request and records it once the exchange is over (answered, or the connection
  * closed without an answer). The body is the one the operation parsed, or the raw text when it could not parse it.
  *
- * The request's headers object (which nobody changes) and the JSON text of the answer are kept as they are (an
- * answer the same as the journal's last is kept as that one's text), and a parsed body, which an operation might
- * hand on, is copied (and redacted) when the exchange ends; the entry is put together from these (entryOf) then,
- * or, with the lazy-journal speed trick (http/fast), when the journal is read.
+ * The request's headers object (which nobody changes), its path and the JSON text of the answer are kept as they
+ * are (each equal to the journal's last kept one is kept as that one), and a parsed body, which an operation might
+ * hand on, is copied (and redacted) when the exchange ends; the entry is put together from these
+ * (`Exchange.entry`) then, or, with the lazy-journal speed trick (http/fast), when the journal is read.
  */
 export function journalRequest(
   registry: ProjectRegistry,
