@@ -30,13 +30,36 @@ export function lazyNotification(
   entityId: string,
   build: () => Readonly<Record<string, unknown>>,
 ): Notification {
-  let data: Readonly<Record<string, unknown>> | undefined;
-  return {
-    type,
-    entityId,
-    get data() {
-      data ??= build();
-      return data;
-    },
-  };
+  return new LazyNotification(type, entityId, build);
+}
+
+/**
+ * One object per notification (an object literal with a getter would be three: the object, the getter's closure
+ * and its scope), as the outbox keeps hundreds of them unbuilt (issue 26).
+ */
+class LazyNotification implements Notification {
+  #data: Readonly<Record<string, unknown>> | undefined;
+  #build: (() => Readonly<Record<string, unknown>>) | undefined;
+
+  constructor(
+    readonly type: string,
+    readonly entityId: string,
+    build: () => Readonly<Record<string, unknown>>,
+  ) {
+    this.#build = build;
+  }
+
+  get data(): Readonly<Record<string, unknown>> {
+    if (this.#data === undefined) {
+      this.#data = (this.#build as () => Readonly<Record<string, unknown>>)();
+      // Built once; the inputs the closure held can go.
+      this.#build = undefined;
+    }
+    return this.#data;
+  }
+
+  /** As the object it stands for serialises: its type, entity and data. */
+  toJSON(): Notification {
+    return { type: this.type, entityId: this.entityId, data: this.data };
+  }
 }
