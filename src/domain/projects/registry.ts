@@ -258,16 +258,14 @@ export class ProjectRegistry {
       watcher?.record(project, collection, key, deleted);
       feed.recordChanged(id, collection);
     });
-    project.journal.watch((record) => {
-      // Every request is journaled; its summary's closure is made only when a page watches the project.
-      if (!feed.watched(id)) return;
+    project.journal.watch((record) =>
       feed.requestJournaled(id, () => ({
         method: record.method,
         path: record.path,
         status: record.status,
         time_ms: record.timeMs,
-      }));
-    });
+      })),
+    );
   }
 
   /** Drops the project and the index entries that point at it (and only those). */
