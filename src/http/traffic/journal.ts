@@ -60,7 +60,7 @@ function tapBody(req: Request): Tapped {
 }
 
 /** The path without the query string. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
 }

@@ -5,7 +5,7 @@ import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { credentialsOf } from "../credentials.js";
 import { playFault } from "./faults.js";
-import { type EntryNotes, journalRequest } from "./journal.js";
+import { type EntryNotes, journalRequest, pathOf } from "./journal.js";
 
 /**
  * Counts the request against the project's API call budget. Every answer while a limit is set carries the
@@ -60,10 +60,4 @@ function proceed(
     refusal = error;
   }
   next(refusal);
-}
-
-/** The path without the query string. */
-function pathOf(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
 }
