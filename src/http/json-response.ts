@@ -16,7 +16,7 @@ export function sentJson(res: Response): string | undefined {
  * The common answer (no Content-Type set yet, a status with a body, not HEAD, no ETag asked for, no
  * Transfer-Encoding) is sent as res.send would send it, with the same headers: `application/json; charset=utf-8`
  * and the text's byte length, without res.send's parse and format of the Content-Type and, for a text over 1,000
- * characters, its copy into a Buffer (the text goes out with the head in one write instead). Anything else goes
+ * characters, its copy into a Buffer (the text is joined to the head as one string instead). Anything else goes
  * through res.send.
  */
 export function useJsonAnswers(app: Express): void {
