@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import qs from "qs";
-import { bodyError } from "./json-reader.js";
+import { bodyError, plainBodyLength } from "./json-reader.js";
 
 /**
  * The token endpoint's form read without body-parser's machinery: `Content-Type:
@@ -16,15 +16,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;\s*charset\s*=\s*(?
 
 /** The declared length of a body this reader takes, or undefined when body-parser must read it. */
 export function plainFormLength(req: Request, limit: number): number | undefined {
-  const { headers } = req;
-  const type = headers["content-type"];
-  if (type === undefined || (type !== "application/x-www-form-urlencoded" && !FORM_TYPE.test(type)))
-    return undefined;
-  if (headers["transfer-encoding"] !== undefined) return undefined;
-  const encoding = headers["content-encoding"];
-  if (encoding !== undefined && encoding.toLowerCase() !== "identity") return undefined;
-  const length = Number(headers["content-length"]);
-  return Number.isSafeInteger(length) && length > 0 && length <= limit ? length : undefined;
+  return plainBodyLength(req, limit, "application/x-www-form-urlencoded", FORM_TYPE);
 }
 
 /** body-parser 2's parameterCount (lib/types/urlencoded.js, MIT licence): the fields, or undefined past `limit`. */

@@ -15,9 +15,23 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s
 
 /** The declared length of a body this reader takes, or undefined when body-parser must read it. */
 export function plainJsonLength(req: Request, limit: number): number | undefined {
+  return plainBodyLength(req, limit, "application/json", JSON_TYPE);
+}
+
+/**
+ * The declared length of a plain body of one media type (`plain`, or a Content-Type `pattern` accepts: the type with
+ * a utf-8 charset), not chunked or compressed, its length given and within `limit`; undefined otherwise. What the
+ * plain readers (this one, form-reader.ts) take; body-parser reads the rest.
+ */
+export function plainBodyLength(
+  req: Request,
+  limit: number,
+  plain: string,
+  pattern: RegExp,
+): number | undefined {
   const { headers } = req;
   const type = headers["content-type"];
-  if (type === undefined || (type !== "application/json" && !JSON_TYPE.test(type))) return undefined;
+  if (type === undefined || (type !== plain && !pattern.test(type))) return undefined;
   if (headers["transfer-encoding"] !== undefined) return undefined;
   const encoding = headers["content-encoding"];
   if (encoding !== undefined && encoding.toLowerCase() !== "identity") return undefined;
