@@ -77,6 +77,41 @@ describe("POST /v1/events - success", () => {
     ]);
   });
 
+  it("an INACTIVE earning rule pays nothing: the card, its updated_at and the event's earnings stay as they were", async () => {
+    const world = buildWorld();
+    const rule = world.demo.earningRules.get("lern_d0000000000000001");
+    world.demo.earningRules.put({ ...rule, status: "INACTIVE" });
+    const before = world.demo.vouchers.get(ALICE_CARD);
+    world.clock.advance(60);
+    const res = await track(world, {
+      event: "user_subscribed",
+      customer: { source_id: "alice@example.com" },
+      metadata: { plan: "basic" },
+    });
+    expect(res.status).toBe(200);
+    expect(world.demo.vouchers.get(ALICE_CARD)).toEqual(before);
+    expect(world.demo.vouchers.get(ALICE_CARD).loyalty_card).toMatchObject({ points: 1450, balance: 1250 });
+    expect(world.demo.events.list()[0]?.earned).toEqual([]);
+  });
+
+  it("of two rules for one event only the ACTIVE one pays", async () => {
+    const world = buildWorld();
+    const active = world.demo.earningRules.get("lern_d0000000000000002"); // loyalty_bonus, 250 points
+    world.demo.earningRules.put({
+      ...active,
+      id: "lern_d00000000000000ff",
+      name: "an old bonus, switched off",
+      status: "INACTIVE",
+      loyalty: { type: "FIXED", points: 1000 },
+    });
+    const res = await track(world, { event: "loyalty_bonus", customer: { id: "cust_demo_alice" } });
+    expect(res.status).toBe(200);
+    expect(world.demo.vouchers.get(ALICE_CARD).loyalty_card).toMatchObject({ points: 1700, balance: 1500 });
+    expect(world.demo.events.list()[0]?.earned).toEqual([
+      { earning_rule_id: "lern_d0000000000000002", voucher_id: ALICE_CARD, points: 250 },
+    ]);
+  });
+
   it("loyalty.code names the card that earns, which the customer must hold", async () => {
     const world = buildWorld();
     const res = await track(world, {
