@@ -111,6 +111,31 @@ describe("rate-limit headers by default", () => {
     expect((await location()).headers["x-rate-limit-remaining"]).toBe("1");
   });
 
+  // The wait is rounded up, never down: a client that waits what Retry-After says must find the window over, and
+  // X-Rate-Limit-Retry names the first whole second at or after the window's end.
+  it("at fractional seconds Retry-After and X-Rate-Limit-Retry round up, never down", async () => {
+    const world = buildWorld({ defaults: projectDefaultsOf({ ...DEFAULTS, rateLimitPerMinute: 1 }) });
+    const location = () =>
+      send(world.app, { method: "GET", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS });
+    world.clock.set("2026-11-20T10:00:00.250Z");
+    expect((await location()).status).toBe(200); // the window: 10:00:00.250 to 10:01:00.250
+    world.clock.set("2026-11-20T10:00:20.500Z");
+    const refused = await location();
+    expectError(refused, 429, {
+      key: "api_limit_reached",
+      details: "The project may make 1 API request per 60 s; retry in 40 s",
+    });
+    expect(refused.headers).toMatchObject({
+      "retry-after": "40", // 39.75 s to go
+      "x-rate-limit-retry": String(Date.parse("2026-11-20T10:01:01.000Z") / 1000), // ends at 10:01:00.250
+    });
+    // A thousandth of a second before the end is still a whole second to wait.
+    world.clock.set("2026-11-20T10:01:00.249Z");
+    expect((await location()).headers["retry-after"]).toBe("1");
+    world.clock.set("2026-11-20T10:01:00.250Z");
+    expect((await location()).status).toBe(200);
+  });
+
   it("RATE_LIMIT_PER_MINUTE=0 turns the limit and its headers off; a bad value names the variable", async () => {
     expect(readConfig({ LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "0" }).RATE_LIMIT_PER_MINUTE).toBe(0);
     const world = buildWorld({ defaults: projectDefaultsOf({ ...DEFAULTS, rateLimitPerMinute: 0 }) });
