@@ -103,7 +103,8 @@ describe("error model on real routes", () => {
       headers: {},
       status: 401,
       key: "unauthorized",
-      details: /Missing credentials/,
+      details:
+        "Missing credentials: send X-App-Id and X-App-Token headers, or an OAuth token in the Authorization or X-Service-OAuth header",
     },
     {
       method: "GET",

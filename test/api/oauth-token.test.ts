@@ -204,7 +204,9 @@ describe("POST /v1/oauth/token", () => {
       world.demo.clock.advance(59);
       expect((await getLocation(world, bearer)).status).toBe(200);
       world.demo.clock.advance(1);
-      expectError(await getLocation(world, bearer), 401, { details: /blocked or deleted/ });
+      expectError(await getLocation(world, bearer), 401, {
+        details: "The access token is no longer valid: its API key was blocked or deleted",
+      });
     });
 
     it("an unblocked key works again, but the tokens its block revoked stay revoked", async () => {
