@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { type AddressInfo, connect, createServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -211,27 +212,41 @@ describe("an unknown app id and a wrong secret get the same answer", () => {
   }
 });
 
+/** What a TCP connection to `host:port` meets: "connected", or the error's code (ECONNREFUSED, ...). */
+function connection(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
 describe("the server listens on loopback unless told otherwise", () => {
+  // Addresses of this machine other than 127.0.0.1: 127.0.0.2 always (Linux answers the whole 127.0.0.0/8 on lo,
+  // so the check never depends on the machine having a network), and the first external IPv4 address when there is
+  // one. A server on every address (0.0.0.0) shows each one reaches this machine; the default server must refuse it.
   it("startServer without a host binds 127.0.0.1, and the machine's other addresses are refused", async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
+    const others = ["127.0.0.2", ...(external ? [external] : [])];
+    const everywhere = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => everywhere.listen(0, "0.0.0.0", resolve));
     const server = await startServer({ port: 0, documents: defaultDocuments() });
     try {
       expect(server.server.address()).toMatchObject({ address: "127.0.0.1" });
       expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-      const external = Object.values(networkInterfaces())
-        .flat()
-        .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
-      if (external) {
-        const reached = await rawRequest(
-          server.port,
-          { method: "GET", target: "/__mock/health" },
-          { host: external },
-        )
-          .then(() => true)
-          .catch(() => false);
-        expect(reached).toBe(false);
+      for (const other of others) {
+        expect(await connection(other, (everywhere.address() as AddressInfo).port), other).toBe("connected");
+        expect(await connection(other, server.port), other).toBe("ECONNREFUSED");
       }
+      expect(await connection("127.0.0.1", server.port)).toBe("connected");
     } finally {
       await server.close();
+      await new Promise((resolve) => everywhere.close(resolve));
     }
   });
 });
