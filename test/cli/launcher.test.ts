@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ancestorsOf, launcherOf, procStat, watchLauncher } from "../../src/cli/launcher.js";
 
+/** A pause before checking that nothing was said: it can only make such a check pass too easily, never fail. */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits for something to be said, for far longer than the 10 ms checks take on any machine. */
+const saidSomething = (said: string[]) =>
+  vi.waitUntil(() => said.length > 0, { timeout: 10_000, interval: 5 });
 
 describe("watching the process that started the server (issue 25)", () => {
   it("reads a process's parent and start time from /proc, and knows none for a pid that does not exist", () => {
@@ -30,6 +34,7 @@ describe("watching the process that started the server (issue 25)", () => {
     await pause(50);
     expect(said).toEqual([]);
     parent = 1;
+    await saidSomething(said);
     await pause(50);
     expect(said).toEqual([`its parent process ${process.ppid} exited`]);
     watch?.stop();
@@ -52,7 +57,8 @@ describe("watching the process that started the server (issue 25)", () => {
     const gone = { parent: process.ppid, ancestors: [{ pid: 2 ** 22 + 1, startTime: "1" }] };
     const said: string[] = [];
     const watch = watchLauncher((what) => said.push(what), { intervalMs: 10, launcher: gone });
-    await pause(60);
+    await saidSomething(said);
+    await pause(50);
     watch?.stop();
     expect(said).toEqual([`the process ${2 ** 22 + 1} that started it exited`]);
   });

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
 import { createApp, createRegistry } from "../../src/index.js";
@@ -8,7 +8,10 @@ import { createLogger, type LogLevel } from "../../src/platform/logger.js";
 import { send } from "../helpers/http.js";
 import { DEMO_KEYS, defaultDocuments } from "../helpers/world.js";
 
-/** An app whose logger writes into memory; the lines are read after each exchange is over. */
+/**
+ * An app whose logger writes into memory. A line is written when the response closes, which may come just after the
+ * client has the answer: `records(count)` waits (up to 10 s, far past any exchange) until that many lines are in.
+ */
 function loggedApp(level: LogLevel) {
   const lines: string[] = [];
   const destination = new Writable({
@@ -19,9 +22,8 @@ function loggedApp(level: LogLevel) {
   });
   const registry = createRegistry({ clock: new ManualClock(), documents: defaultDocuments() });
   const app = createApp({ registry, logger: createLogger({ level, destination }) });
-  const records = async () => {
-    // The line is written when the response closes, just after the client has the answer.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const records = async (count = 1) => {
+    await vi.waitUntil(() => lines.length >= count, { timeout: 10_000, interval: 5 });
     return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   };
   return { app, lines, records };
@@ -88,7 +90,7 @@ describe("the request log", () => {
     const res = await send(app, { method: "GET", path: "/boom" }, () => undefined);
     expect(res.status).toBe(500);
     expect(JSON.stringify(res.body)).not.toContain("secret internal detail");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitUntil(() => lines.length > 0, { timeout: 10_000, interval: 5 });
     const line = JSON.parse(lines[0] ?? "{}");
     expect(line).toMatchObject({ level: 50, statusCode: 500, reqId: res.body.request_id });
     expect(line.err.message).toBe("secret internal detail");
@@ -120,6 +122,7 @@ describe("the request log", () => {
     expect((await quiet.records()).map((line) => line.statusCode)).toEqual([404]);
     const silent = loggedApp("silent");
     await send(silent.app, { method: "GET", path: "/v1/locations/loc_nope", headers: DEMO_KEYS });
-    expect(await silent.records()).toEqual([]);
+    // A silent logger does not even listen for the response's end (startRequestLog), so there is nothing to wait for.
+    expect(await silent.records(0)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BatchedDestination } from "../../src/platform/log-destination.js";
 
 /** A stand-in for sonic-boom that records what it is handed and when it is asked to flush. */
@@ -24,9 +24,9 @@ describe("the batched log destination", () => {
     destination.write("a\n");
     destination.write("b\n");
     expect(sink.calls).toEqual([]);
-    await wait(30);
+    await vi.waitUntil(() => sink.calls.length > 0, { timeout: 10_000, interval: 2 });
     destination.write("c\n");
-    await wait(30);
+    await vi.waitUntil(() => sink.calls.length > 1, { timeout: 10_000, interval: 2 });
     expect(sink.calls).toEqual(["write a\nb\n", "write c\n"]);
   });
 

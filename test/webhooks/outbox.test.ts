@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Delivery } from "../../src/domain/webhooks/outbox.js";
 import { startServer } from "../../src/server.js";
 import { control } from "../helpers/control.js";
@@ -112,7 +112,7 @@ describe("shutdown", () => {
     const hook = await receiver(() => "hang");
     await addEndpoint(w, hook.url);
     await notify(w, 2);
-    while (hook.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitUntil(() => hook.received.length > 0, { timeout: 10_000, interval: 5 });
     await w.registry.dispatcher.close(0);
     expect((await deliveries(w)).map((d) => [d.status, d.error])).toEqual([
       ["failed", "aborted: the server is shutting down"],
