@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { portBelowEphemeral } from "./ports.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -9,15 +9,14 @@ export function build(): void {
   execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "pipe" });
 }
 
+/**
+ * A port to tell a child process (`--port N`, LOYALTY_MOCK_PORT=N) when the test is about that port being used: one
+ * below the range port 0 draws from, free now, so no port-0 server of this or another suite takes it before the
+ * child binds (helpers/ports.ts). When the port does not matter, start the child on port 0 and read its address
+ * back with `listeningOn`.
+ */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
+  return portBelowEphemeral();
 }
 
 export interface Started {
@@ -93,16 +92,27 @@ export async function waitForStderr(
 }
 
 /**
- * The built server (`node dist/main.js`, run `build()` first) on a free port with `env` (LOYALTY_MOCK_… variables),
- * once its health check answers.
+ * The address a server started by `loyalty-mock` (or `node dist/main.js`) listens on, from the line it prints on
+ * stderr once listening, whatever its log level: how a test that starts it on port 0 learns its port.
+ */
+export async function listeningOn(
+  started: Started,
+  timeoutMs = 20_000,
+): Promise<{ base: string; port: number }> {
+  const [, base = ""] = await waitForStderr(started, /loyalty-mock listening on (http:\/\/\S+)\n/, timeoutMs);
+  return { base, port: Number(new URL(base).port) };
+}
+
+/**
+ * The built server (`node dist/main.js`, run `build()` first) on port 0 with `env` (LOYALTY_MOCK_… variables), once
+ * it listens and its health check answers.
  */
 export async function startBuilt(
   env: Record<string, string | undefined>,
   timeoutMs = 20_000,
 ): Promise<{ server: Started; port: number; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = launch("node", ["dist/main.js"], { ...env, LOYALTY_MOCK_PORT: String(port) });
+  const server = launch("node", ["dist/main.js"], { ...env, LOYALTY_MOCK_PORT: "0" });
+  const { base, port } = await listeningOn(server, timeoutMs);
   await waitForHttp(`${base}/__mock/health`, server, timeoutMs);
   return { server, port, base };
 }

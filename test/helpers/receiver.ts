@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
@@ -9,6 +8,7 @@ import { mountOperations } from "../../src/http/operation-routes.js";
 import type { Call, Operation } from "../../src/http/operations.js";
 import type { ProjectRegistry } from "../../src/index.js";
 import { DEFAULT_INPUT_LIMITS } from "../../src/index.js";
+import { ownLoopback, portBelowEphemeral } from "./ports.js";
 
 /** One POST as a webhook receiver got it: the body's exact text, so a test can check the signature over it. */
 export interface Received {
@@ -34,7 +34,11 @@ export interface Receiver {
 }
 
 /** A real webhook receiver on 127.0.0.1 (port 0 unless given), recording every request it gets. */
-export async function startReceiver(answer: Receiver["answer"] = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+  answer: Receiver["answer"] = () => 200,
+  port = 0,
+  host = "127.0.0.1",
+): Promise<Receiver> {
   const held: (() => void)[] = [];
   let concurrent = 0;
   const receiver: Receiver = {
@@ -74,42 +78,20 @@ export async function startReceiver(answer: Receiver["answer"] = () => 200, port
       if (!res.writableEnded) concurrent--;
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   receiver.port = (server.address() as AddressInfo).port;
-  receiver.url = `http://127.0.0.1:${receiver.port}/hooks`;
+  receiver.url = `http://${host}:${receiver.port}/hooks`;
   return receiver;
 }
 
-/** The lowest port the kernel hands out for port 0 (Linux's ip_local_port_range; 32768 where it cannot be read). */
-function ephemeralLow(): number {
-  try {
-    return (
-      Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768
-    );
-  } catch {
-    return 32768;
-  }
-}
-
 /**
- * A port nothing listens on, and nothing else in the suite will: below the range the kernel picks port 0 from,
- * where every server of the tests listens, so no test file running beside can take it between the choice and its
- * use (a port let go by a port-0 server could be, and a refused connection then met a reset or a 401). It is
- * listened on once to be sure it is free, then let go; a test may later listen on it itself.
+ * An address and port nothing listens on, for a refused connection: a loopback address of its own and a port below
+ * the range port 0 draws from (helpers/ports.ts), so no other test, here or in another suite on the machine, takes
+ * it between the choice and its use. A test may later listen on it itself (`startReceiver(answer, port, host)`).
  */
-export async function closedPort(): Promise<number> {
-  const low = Math.min(ephemeralLow(), 32768);
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * (low - 20000));
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => resolve(true));
-    });
-    if (!free) continue;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
-  }
+export async function closedPort(): Promise<{ host: string; port: number }> {
+  const host = await ownLoopback();
+  return { host, port: await portBelowEphemeral(host) };
 }
 
 /**

@@ -15,13 +15,17 @@ export function webhookWorld(webhooks: GivenDefaults["webhooks"] = {}): WebhookW
 }
 
 /** Real receivers on loopback, each closed after the test that started it (call at the top of a test file). */
-export function useReceivers(): (answer?: Receiver["answer"], port?: number) => Promise<Receiver> {
+export function useReceivers(): (
+  answer?: Receiver["answer"],
+  port?: number,
+  host?: string,
+) => Promise<Receiver> {
   const receivers: Receiver[] = [];
   afterEach(async () => {
     for (const receiver of receivers.splice(0)) await receiver.close();
   });
-  return async (answer, port) => {
-    const started = await startReceiver(answer, port);
+  return async (answer, port, host) => {
+    const started = await startReceiver(answer, port, host);
     receivers.push(started);
     return started;
   };

@@ -8,6 +8,7 @@ import {
   freePort,
   killGroup,
   launch,
+  listeningOn,
   ROOT,
   type Started,
   waitForHttp,
@@ -59,49 +60,35 @@ describe("the loyalty-mock bin", () => {
     );
   });
 
-  /** Starts the bin in `dir` (where its .env is) and says which of the ports answers. */
-  async function answeringPort(
-    args: string[],
-    env: Record<string, string | undefined>,
-    ports: number[],
-  ): Promise<number> {
+  /**
+   * Starts the bin in `dir` (where its .env is) and says which port it took, as its own start line says (a port
+   * answering could be another process's), once that port answers.
+   */
+  async function answeringPort(args: string[], env: Record<string, string | undefined>): Promise<number> {
     const run = launch("node", [MAIN, ...args], { LOYALTY_MOCK_LOG_LEVEL: "silent", ...env }, dir);
     started.push(run);
-    const answers = await Promise.race([
-      Promise.any(
-        ports.map((port) => waitForHttp(`http://127.0.0.1:${port}/`, run, 20_000).then(() => port)),
-      ),
-      run.exited.then(() => {
-        throw new Error(`exited early: ${run.stderr()}`);
-      }),
-    ]);
+    const { base, port } = await listeningOn(run);
+    await waitForHttp(`${base}/`, run);
     killGroup(run, "SIGTERM");
     expect((await run.exited).code).toBe(0);
-    return answers;
+    return port;
   }
 
   // Before 0.5.0 the bin read .env from its folder; now only the file --env-file names (issue 14).
   it("takes a flag over the environment, and the environment over --env-file; never an unnamed .env", async () => {
-    const [fromFile, fromEnv, fromFlag, fromDotEnv] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
+    // Four different ports, so that each source's is told apart.
+    const distinct = new Set<number>();
+    while (distinct.size < 4) distinct.add(await freePort());
+    const [fromFile, fromEnv, fromFlag, fromDotEnv] = [...distinct] as [number, number, number, number];
     writeFileSync(join(dir, "mock.env"), `LOYALTY_MOCK_PORT=${fromFile}\n`);
     writeFileSync(join(dir, ".env"), `LOYALTY_MOCK_PORT=${fromDotEnv}\n`);
-    const ports = [fromFile, fromEnv, fromFlag, fromDotEnv];
     const file = ["--env-file", "mock.env"];
     expect(
-      await answeringPort(
-        [...file, "--port", String(fromFlag)],
-        { LOYALTY_MOCK_PORT: String(fromEnv) },
-        ports,
-      ),
+      await answeringPort([...file, "--port", String(fromFlag)], { LOYALTY_MOCK_PORT: String(fromEnv) }),
     ).toBe(fromFlag);
-    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: String(fromEnv) }, ports)).toBe(fromEnv);
-    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: undefined }, ports)).toBe(fromFile);
-    expect(await answeringPort(["--port", String(fromFlag)], {}, [fromDotEnv, fromFlag])).toBe(fromFlag);
+    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: String(fromEnv) })).toBe(fromEnv);
+    expect(await answeringPort(file, { LOYALTY_MOCK_PORT: undefined })).toBe(fromFile);
+    expect(await answeringPort(["--port", String(fromFlag)], {})).toBe(fromFlag);
   });
 
   it("prints its address once on stderr at any log level; the names before 0.5.0 configure nothing", async () => {
@@ -170,24 +157,13 @@ describe("the loyalty-mock bin", () => {
     });
 
   it("--fixtures, --state-file and --log-level reach the server", async () => {
-    const port = await freePort();
     const fixtures = join(dir, "fixtures");
     const stateFile = join(dir, "flags-state.json");
     mkdirSync(fixtures);
     writeFileSync(join(fixtures, "solo.json"), JSON.stringify({ project: { id: "solo" } }));
     const run = launch(
       "node",
-      [
-        MAIN,
-        "--port",
-        String(port),
-        "--fixtures",
-        fixtures,
-        "--state-file",
-        stateFile,
-        "--log-level",
-        "error",
-      ],
+      [MAIN, "--port", "0", "--fixtures", fixtures, "--state-file", stateFile, "--log-level", "error"],
       {
         LOYALTY_MOCK_LOG_LEVEL: "info",
         LOYALTY_MOCK_FIXTURES_DIR: "/nowhere",
@@ -196,8 +172,9 @@ describe("the loyalty-mock bin", () => {
       dir,
     );
     started.push(run);
-    await waitForHttp(`http://127.0.0.1:${port}/`, run);
-    const state = await fetch(`http://127.0.0.1:${port}/__mock/projects/solo/state`);
+    const { base } = await listeningOn(run);
+    await waitForHttp(`${base}/`, run);
+    const state = await fetch(`${base}/__mock/projects/solo/state`);
     expect(state.status).toBe(200);
     // The state file (format 2: a snapshot and its log) read the way a restart reads it.
     expect(loadState(stateFile)?.projects[0]?.state.project.id).toBe("solo");

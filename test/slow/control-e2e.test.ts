@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, type Started } from "../helpers/process.js";
+import { build, killGroup, launch, listeningOn, type Started } from "../helpers/process.js";
 
 const ADMIN = { "X-Mock-Admin-Token": "ci-admin-secret" };
 
@@ -19,17 +19,16 @@ describe("the CI recipe on the real server process", () => {
 
   beforeAll(async () => {
     build();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     server = launch("node", ["dist/main.js"], {
-      LOYALTY_MOCK_PORT: String(port),
+      LOYALTY_MOCK_PORT: "0",
       // Debug logs the request headers, so the redaction of the admin token is seen on the real process.
       LOYALTY_MOCK_LOG_LEVEL: "debug",
       LOYALTY_MOCK_FIXTURES_DIR: "",
       LOYALTY_MOCK_ADMIN_TOKEN: ADMIN["X-Mock-Admin-Token"],
       LOYALTY_MOCK_JOURNAL_SIZE: "50",
     });
-    // 1. Wait on health: 200 once the fixtures are loaded.
+    // 1. Read the address it took (port 0), then wait on health: 200 once the fixtures are loaded.
+    ({ base } = await listeningOn(server));
     const deadline = Date.now() + 20_000;
     for (;;) {
       if (server.child.exitCode !== null) throw new Error(`exited: ${server.stderr()}`);

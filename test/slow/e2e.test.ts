@@ -8,6 +8,7 @@ import {
   freePort,
   killGroup,
   launch,
+  listeningOn,
   type Started,
   startBuilt,
   waitForHttp,
@@ -129,6 +130,8 @@ describe("npm start, the quick start of the README", () => {
       LOYALTY_MOCK_LOG_LEVEL: "warn",
     });
     try {
+      // Its own start line names the port, so the answers below are its, not another process's.
+      expect((await listeningOn(started, 60_000)).port).toBe(port);
       await waitForHttp(`http://127.0.0.1:${port}/`, started, 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/v1/locations/loc_demo_circle`, { headers: KEYS });
       expect(res.status).toBe(200);

@@ -2,7 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "../helpers/process.js";
+import {
+  build,
+  killGroup,
+  launch,
+  listeningOn,
+  ROOT,
+  type Started,
+  waitForHttp,
+} from "../helpers/process.js";
 
 /**
  * SIGKILL at random moments while snapshots are being written all the time: a tiny state and the smallest
@@ -46,9 +54,7 @@ afterAll(() => {
 });
 
 async function startProcess(stateFile: string) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = launch("node", [MAIN, "--port", String(port), "--state-file", stateFile], {
+  const started = launch("node", [MAIN, "--port", "0", "--state-file", stateFile], {
     LOYALTY_MOCK_LOG_LEVEL: "error",
     LOYALTY_MOCK_FIXTURES_DIR: dir,
     LOYALTY_MOCK_STATE_SYNC: "always",
@@ -58,6 +64,7 @@ async function startProcess(stateFile: string) {
     LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE: "1000000000",
   });
   processes.push(started);
+  const { base } = await listeningOn(started);
   await waitForHttp(`${base}/`, started);
   return { started, base };
 }

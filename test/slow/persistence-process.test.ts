@@ -3,7 +3,15 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, freePort, killGroup, launch, ROOT, type Started, waitForHttp } from "../helpers/process.js";
+import {
+  build,
+  killGroup,
+  launch,
+  listeningOn,
+  ROOT,
+  type Started,
+  waitForHttp,
+} from "../helpers/process.js";
 
 const MAIN = join(ROOT, "dist", "main.js");
 const DEMO = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
@@ -22,9 +30,7 @@ afterAll(() => {
 });
 
 async function startProcess(stateFile: string, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = launch("node", [MAIN, "--port", String(port), "--state-file", stateFile], {
+  const started = launch("node", [MAIN, "--port", "0", "--state-file", stateFile], {
     LOYALTY_MOCK_LOG_LEVEL: "error",
     // The writes are what is tested, not the caps: on a fast machine the rounds of writes passed the default rate
     // limit (2,000 a minute) or the 1,000 live tokens a project may hold, and a 429 made a round's "settled" token.
@@ -33,6 +39,7 @@ async function startProcess(stateFile: string, env: Record<string, string> = {})
     ...env,
   });
   processes.push(started);
+  const { base, port } = await listeningOn(started);
   await waitForHttp(`${base}/`, started);
   return { started, base, port };
 }

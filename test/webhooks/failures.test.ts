@@ -63,14 +63,14 @@ describe("a receiver that fails", () => {
 
   it("refuses connections: failed with the error; a resend once it listens is delivered once", async () => {
     const w = world();
-    const port = await closedPort();
-    await addEndpoint(w, `http://127.0.0.1:${port}/hooks`);
+    const { host, port } = await closedPort();
+    await addEndpoint(w, `http://${host}:${port}/hooks`);
     await notify(w);
     await w.registry.dispatcher.settled();
     const [failed] = await deliveries(w);
     expect(failed).toMatchObject({ status: "failed", attempts: 1, response_status: null });
-    expect(failed?.error).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
-    const hook = await receiver(() => 200, port);
+    expect(failed?.error).toBe(`connect ECONNREFUSED ${host}:${port}`);
+    const hook = await receiver(() => 200, port, host);
     expect((await resend(w, String(failed?.id))).status).toBe(202);
     await w.registry.dispatcher.settled();
     expect((await deliveries(w))[0]).toMatchObject({
