@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
+import ipaddr from "ipaddr.js";
 import { projectDefaultsOf } from "./config/project-defaults.js";
 import { DEFAULTS } from "./config/settings.js";
 import type { StartOptions } from "./config/start-options.js";
@@ -18,7 +19,10 @@ import { DEFAULT_FIXTURES_DIR } from "./platform/fixtures.js";
 import { silentLogger } from "./platform/logger.js";
 
 export interface RunningServer {
-  /** Base URL, such as http://127.0.0.1:3000 */
+  /**
+   * Base URL, such as http://127.0.0.1:3000; on every address (`host` 0.0.0.0 or ::), the loopback one, which a
+   * browser opens.
+   */
   url: string;
   host: string;
   port: number;
@@ -40,6 +44,16 @@ export interface RunningServer {
 }
 
 type Resolved = ReturnType<typeof withDefaults>;
+
+/**
+ * The host of the URL to open: a server on every address (0.0.0.0, ::) is opened on loopback, as no browser
+ * opens http://0.0.0.0:3000 (Chrome refuses it); an IPv6 address in brackets.
+ */
+function openableHost(host: string): string {
+  if (ipaddr.isValid(host) && ipaddr.parse(host).range() === "unspecified")
+    return ipaddr.parse(host).kind() === "ipv4" ? "127.0.0.1" : "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
 
 /** The options with what the caller left out taken from the settings table's defaults. */
 function withDefaults(options: StartOptions) {
@@ -130,9 +144,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   });
   await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `http://${openableHost(host)}:${port}`,
     host,
     port,
     app,

@@ -1,4 +1,4 @@
-import { type CommandLine, parseCommandLine, UsageError, usage, version } from "./command-line.js";
+import { type CommandLine, parseCommandLine, UsageError, version } from "./command-line.js";
 import { serve } from "./serve.js";
 import { runVerify } from "./verify/run.js";
 import { runWait } from "./wait.js";
@@ -9,7 +9,10 @@ function commandLine(args: readonly string[]): CommandLine {
     return parseCommandLine(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`loyalty-mock: ${error.message}\nRun loyalty-mock --help to see the options.\n`);
+    const name = error.command?.name ? ` ${error.command.name}` : "";
+    process.stderr.write(
+      `loyalty-mock: ${error.message}\nRun loyalty-mock${name} --help to see the options.\n`,
+    );
     process.exit(2);
   }
 }
@@ -17,7 +20,7 @@ function commandLine(args: readonly string[]): CommandLine {
 /** The `loyalty-mock` command: the server (the default), or one of its subcommands, or its help or version. */
 export function runCommand(args: readonly string[]): void {
   const line = commandLine(args);
-  if (line.command === "help") process.stdout.write(usage());
+  if (line.command === "help") process.stdout.write(line.text);
   else if (line.command === "version") process.stdout.write(`${version()}\n`);
   else if (line.command === "wait") runWait(line, process.env).then((status) => process.exit(status));
   else if (line.command === "webhooks-listen")

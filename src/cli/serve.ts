@@ -1,12 +1,13 @@
 import { readEnvFile } from "../config/env-file.js";
 import { readConfig, settingsOf } from "../config/settings.js";
+import { variableOf } from "../config/settings-table.js";
 import type { StartOptions } from "../config/start-options.js";
 import { createLogger } from "../platform/logger.js";
 import { startServer } from "../server.js";
 import type { CommandLine } from "./command-line.js";
-import { openControlWarning } from "./exposure.js";
+import { everyAddressLine, openControlWarning } from "./exposure.js";
 import { launcherOf, watchLauncher } from "./launcher.js";
-import { startFailure } from "./start-errors.js";
+import { type NameOf, startFailure } from "./start-errors.js";
 
 type Serve = Extract<CommandLine, { command: "serve" }>;
 
@@ -22,17 +23,22 @@ export async function serve(line: Serve): Promise<void> {
   // Taken as the bin starts: a launcher that is gone before the server listens is still noticed.
   const launcher = launcherOf();
   let options: StartOptions = {};
+  let labels: Record<string, string> = {};
   try {
     // Variables already set win over the file, as with Node's own --env-file.
-    const env = line.envFile === undefined ? process.env : { ...readEnvFile(line.envFile), ...process.env };
+    const fromFile = line.envFile === undefined ? {} : readEnvFile(line.envFile);
+    labels = labelsOf(fromFile, line.envFile);
+    const env = { ...fromFile, ...process.env };
     const { logLevel, exitWithParent, ...settings } = settingsOf(
-      readConfig(env, line.env, (warning) => say(`warning: ${warning}`)),
+      readConfig(env, line.env, (warning) => say(`warning: ${warning}`), labels),
     );
     options = settings;
     const logger = createLogger({ level: logLevel });
     const running = await startServer({ ...settings, logger });
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    const everywhere = everyAddressLine(settings.host, running.port);
+    if (everywhere !== undefined) say(everywhere);
     const warning = openControlWarning(settings.host, settings.adminToken);
     if (warning !== undefined) say(warning);
     // Its own line: scripts read the URL from the line above, to its end.
@@ -47,10 +53,26 @@ export async function serve(line: Serve): Promise<void> {
     const stop = stopOnSignals(running, logger);
     if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`), { launcher });
   } catch (error) {
-    const failure = startFailure(error, options);
+    const failure = startFailure(error, options, nameOf(line, labels));
     for (const text of failure.lines) say(text);
     process.exit(failure.status);
   }
+}
+
+/** The variables the settings file gave (those the environment did not set), named with the file. */
+function labelsOf(fromFile: Record<string, string>, file: string | undefined): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const name of Object.keys(fromFile)) if (!process.env[name]) labels[name] = `${name} (in ${file})`;
+  return labels;
+}
+
+/** What the user set a setting with, for the line that refuses it: the flag typed, else the variable. */
+function nameOf(line: Serve, labels: Record<string, string>): NameOf {
+  return (row) => {
+    if (row.flag && line.env[row.env] !== undefined) return `--${row.flag.name}`;
+    const name = variableOf(row);
+    return labels[name] ?? name;
+  };
 }
 
 function stopOnSignals(

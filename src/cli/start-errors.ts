@@ -16,13 +16,39 @@ export interface StartFailure {
   status: number;
 }
 
-const bad = (row: Row<unknown>, value: unknown, problem: string): StartFailure => ({
-  lines: [`Invalid value for ${variableOf(row)}: ${JSON.stringify(String(value))}; ${problem}`],
-  status: 2,
-});
+/** What the user set a row with: the flag they typed, else the variable (and the file it was in). */
+export type NameOf = (row: Row<unknown>) => string;
+
+export function startFailure(
+  error: unknown,
+  options: StartOptions = {},
+  nameOf: NameOf = variableOf,
+): StartFailure {
+  const bad = (row: Row<unknown>, value: unknown, problem: string): StartFailure => ({
+    lines: [`Invalid value for ${nameOf(row)}: ${JSON.stringify(String(value))}; ${problem}`],
+    status: 2,
+  });
+  if (error instanceof ConfigError) return { lines: [...error.problems], status: 2 };
+  if (error instanceof UsageError) return { lines: [error.message], status: 2 };
+  if (error instanceof FixtureError && options.fixturesDir !== undefined)
+    return bad(SETTINGS.fixturesDir, options.fixturesDir, `${error.message}; see README "Fixtures"`);
+  if (error instanceof StateFileError) {
+    const expected = /cannot be written/.test(error.message)
+      ? "a file in an existing folder this user may write"
+      : "a state file this server wrote (delete it to start from the fixtures)";
+    return bad(SETTINGS.stateFile, error.file, `${error.message}; expected ${expected}`);
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const listening = typeof code === "string" ? listenFailure(code, options, bad) : undefined;
+  if (listening) return listening;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { lines: [`could not start. ${text}`], status: 1 };
+}
+
+type Bad = (row: Row<unknown>, value: unknown, problem: string) => StartFailure;
 
 /** Listening errors that a setting explains: the port taken or forbidden, an address not of this machine. */
-function listenFailure(code: string, options: StartOptions): StartFailure | undefined {
+function listenFailure(code: string, options: StartOptions, bad: Bad): StartFailure | undefined {
   if (code === "EADDRINUSE" || code === "EACCES")
     return bad(
       SETTINGS.port,
@@ -36,22 +62,4 @@ function listenFailure(code: string, options: StartOptions): StartFailure | unde
       `cannot listen on it (${code}); expected an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
     );
   return undefined;
-}
-
-export function startFailure(error: unknown, options: StartOptions = {}): StartFailure {
-  if (error instanceof ConfigError) return { lines: [...error.problems], status: 2 };
-  if (error instanceof UsageError) return { lines: [error.message], status: 2 };
-  if (error instanceof FixtureError && options.fixturesDir !== undefined)
-    return bad(SETTINGS.fixturesDir, options.fixturesDir, `${error.message}; see README "Fixtures"`);
-  if (error instanceof StateFileError) {
-    const expected = /cannot be written/.test(error.message)
-      ? "a file in an existing folder this user may write"
-      : "a state file this server wrote (delete it to start from the fixtures)";
-    return bad(SETTINGS.stateFile, error.file, `${error.message}; expected ${expected}`);
-  }
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const listening = typeof code === "string" ? listenFailure(code, options) : undefined;
-  if (listening) return listening;
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { lines: [`could not start. ${text}`], status: 1 };
 }

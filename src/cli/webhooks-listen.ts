@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseArgs } from "node:util";
 import { verifySignature } from "../domain/webhooks/envelope.js";
+import { type Command, HELP, helpOf, parseFlags } from "./flags.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -17,23 +17,43 @@ export interface ListenCommand {
   secret?: string;
 }
 
-export function parseListen(args: readonly string[]): ListenCommand {
+export const LISTEN: Command = {
+  name: "webhooks listen",
+  usage: ["webhooks listen [-p, --port <port>] [--host <address>] [--secret <secret>]"],
+  about:
+    "A receiver for the server's webhook notifications: prints each as it arrives on stdout, one line (verified,\n" +
+    "or BAD SIGNATURE when its x-voucherify-signature is not that of --secret, answered 401) and then its body.",
+  flags: [
+    { name: "port", short: "p", value: "<port>", help: "port to listen on; 0 picks a free one (4000)" },
+    { name: "host", value: "<address>", help: "address to listen on (127.0.0.1)" },
+    {
+      name: "secret",
+      value: "<secret>",
+      help: "the endpoint's secret, to check each signature with; without it, nothing is checked",
+    },
+    HELP,
+  ],
+  examples: [
+    "loyalty-mock webhooks listen --port 4000 --secret s3cret",
+    "curl -X POST localhost:3000/__mock/projects/demo/webhooks -H 'Content-Type: application/json' \\",
+    '  -d \'{"url":"http://127.0.0.1:4000/hooks","secret":"s3cret"}\'',
+  ],
+};
+
+export function parseListen(args: readonly string[]): ListenCommand | { command: "help"; text: string } {
+  if (args[0] === "--help" || args[0] === "-h" || (args[0] === "listen" && args.includes("--help")))
+    return { command: "help", text: helpOf(LISTEN) };
   if (args[0] !== "listen")
-    throw new UsageError(`unknown webhooks command: ${args[0] ?? "(none)"}; try listen`);
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args.slice(1)],
-      options: { port: { type: "string", short: "p" }, host: { type: "string" }, secret: { type: "string" } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    throw new UsageError(`unknown webhooks command: ${args[0] ?? "(none)"}; try webhooks listen`, LISTEN);
+  const values = parseFlags(LISTEN, args.slice(1));
+  if (values === "help") return { command: "help", text: helpOf(LISTEN) };
   const { port = "4000", host = "127.0.0.1", secret } = values as Record<string, string | undefined>;
   const number = Number(port);
-  if (!/^\d+$/.test(port) || number > 65_535) throw new UsageError(`--port must be 0-65535, not ${port}`);
+  if (!/^\d+$/.test(port) || number > 65_535)
+    throw new UsageError(
+      `Invalid value for --port: ${JSON.stringify(port)}; expected a whole number from 0 to 65535, as in --port 4000`,
+      LISTEN,
+    );
   return { command: "webhooks-listen", host, port: number, ...(secret !== undefined && { secret }) };
 }
 

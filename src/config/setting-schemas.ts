@@ -79,3 +79,19 @@ export const webhookHosts = z
       ),
     ]),
   );
+
+/**
+ * An instant for the frozen clock: ISO 8601 with its zone (`2026-01-01T09:00:00Z`, `…+02:00`), or a date alone
+ * (`2026-01-01`), which is that day's midnight UTC, as JavaScript reads a date alone and as a user freezing "the
+ * first of January" means it. A time without a zone is refused: it would be this machine's local time, which
+ * differs between a laptop and CI. A date is read as `2026-01-01T00:00:00.000Z`; an instant is kept as given.
+ */
+export const instant = z
+  .string()
+  .refine(
+    (value) =>
+      (/^\d{4}-\d{2}-\d{2}$/.test(value) && z.iso.date().safeParse(value).success) ||
+      z.iso.datetime({ offset: true }).safeParse(value).success,
+    "an ISO 8601 instant with its zone, as in 2026-01-01T09:00:00Z, or a date, as in 2026-01-01 (midnight UTC)",
+  )
+  .transform((value) => (/T/.test(value) ? value : `${value}T00:00:00.000Z`));

@@ -118,12 +118,17 @@ interface Found {
   from: string;
 }
 
-function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, string>): Found | undefined {
+function find(
+  row: Row<unknown>,
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string>,
+  labels: Record<string, string>,
+): Found | undefined {
   const given = (text: string | undefined) => text !== undefined && text !== "";
   const flag = flags[row.env];
   if (given(flag) && row.flag) return { text: flag as string, from: `--${row.flag.name}` };
   const name = variableOf(row);
-  if (given(env[name])) return { text: env[name] as string, from: name };
+  if (given(env[name])) return { text: env[name] as string, from: labels[name] ?? name };
   return undefined;
 }
 
@@ -133,18 +138,20 @@ function find(row: Row<unknown>, env: NodeJS.ProcessEnv, flags: Record<string, s
  * never configures the mock.
  * Each problem is one line naming the flag or variable, the value and what is accepted; `warnings` name the
  * prefixed variables that set nothing (a typo would otherwise pass unseen;
- * only warned of, so that a newer version's variable does not stop an older server).
+ * only warned of, so that a newer version's variable does not stop an older server). `labels` name a variable
+ * otherwise, where it came from somewhere the user should be told of (`LOYALTY_MOCK_PORT (in ci.env)`).
  */
 export function readRows(
   table: SettingsTable,
   env: NodeJS.ProcessEnv,
   flags: Record<string, string> = {},
+  labels: Record<string, string> = {},
 ): { config: Record<string, unknown>; problems: string[]; warnings: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
   const warnings: string[] = [];
   for (const [, row] of rowsOf(table)) {
-    const found = find(row, env, flags);
+    const found = find(row, env, flags, labels);
     if (found === undefined) {
       if (row.default !== undefined) config[row.env] = row.default;
       continue;
@@ -155,7 +162,8 @@ export function readRows(
   }
   const known = new Set(rowsOf(table).map(([, row]) => variableOf(row)));
   for (const name of Object.keys(env))
-    if (name.startsWith(ENV_PREFIX) && !known.has(name)) warnings.push(`${name} is not a setting; ignored`);
+    if (name.startsWith(ENV_PREFIX) && !known.has(name))
+      warnings.push(`${labels[name] ?? name} is not a setting; ignored`);
   return { config, problems, warnings };
 }
 

@@ -3,7 +3,7 @@ import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js"
 import { STATE_SYNC_MODES } from "../persistence/state-writer.js";
 import { deepFreeze } from "../platform/deep-freeze.js";
 import type { LogLevel } from "../platform/logger.js";
-import { corsOrigins, host, int, trustProxy, webhookHosts } from "./setting-schemas.js";
+import { corsOrigins, host, instant, int, trustProxy, webhookHosts } from "./setting-schemas.js";
 import {
   optionsFrom,
   readRows,
@@ -143,8 +143,8 @@ export const SETTINGS = {
   freezeClock: {
     env: "FREEZE_CLOCK",
     flag: { name: "freeze-clock", value: "<instant>" },
-    help: "every project's clock starts at this ISO 8601 instant and stands still until moved",
-    schema: z.iso.datetime({ offset: true }),
+    help: "every project's clock starts at this instant (2026-01-01T09:00:00Z, or 2026-01-01 for midnight UTC) and stands still until moved",
+    schema: instant,
   },
   stateSync: {
     env: "STATE_SYNC",
@@ -301,14 +301,15 @@ function timeoutsInOrder(config: Config): string | undefined {
 /**
  * Reads the settings from the flags (by base name) and the environment, an empty value counting as unset,
  * refusing bad values (every one, each on its line) rather than starting half-configured. Each prefixed
- * variable that is no setting is passed to `warn`.
+ * variable that is no setting is passed to `warn`. `labels` name variables that came from a file.
  */
 export function readConfig(
   env: NodeJS.ProcessEnv,
   flags: Record<string, string> = {},
   warn: (line: string) => void = () => undefined,
+  labels: Record<string, string> = {},
 ): Config {
-  const { config, problems, warnings } = readRows(SETTINGS, env, flags);
+  const { config, problems, warnings } = readRows(SETTINGS, env, flags, labels);
   for (const line of warnings) warn(line);
   const problem = problems.length === 0 ? timeoutsInOrder(config as Config) : undefined;
   if (problem) problems.push(problem);

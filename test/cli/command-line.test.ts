@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "../../src/cli/command-line.js";
+import { parseCommandLine, UsageError, usage } from "../../src/cli/command-line.js";
+import { readConfig } from "../../src/config/settings.js";
 
 // The built command itself, spawned as a user runs it, is test/slow/cli-bin.test.ts.
 
@@ -35,7 +36,7 @@ describe("parseCommandLine", () => {
     });
     expect(parseCommandLine([])).toEqual({ command: "serve", env: {} });
     expect(parseCommandLine(["-p", "0"])).toEqual({ command: "serve", env: { PORT: "0" } });
-    expect(parseCommandLine(["--port", "1", "--help"])).toEqual({ command: "help" });
+    expect(parseCommandLine(["--port", "1", "--help"])).toEqual({ command: "help", text: usage() });
     expect(parseCommandLine(["--version"])).toEqual({ command: "version" });
     expect(parseCommandLine(["--env-file", "ci.env", "-p", "0"])).toEqual({
       command: "serve",
@@ -58,7 +59,20 @@ describe("parseCommandLine", () => {
   });
 
   const MISUSE: [string[], RegExp][] = [
-    [["--prot", "3000"], /^Unknown option '--prot'/],
+    [["--prot", "3000"], /^Unknown option '--prot'; did you mean --port\?$/],
+    [["--frobnicate"], /^Unknown option '--frobnicate'$/],
+    [
+      ["wait", "--url", "http://x", "--timout", "3"],
+      /^wait: Unknown option '--timout'; did you mean --timeout\?$/,
+    ],
+    [
+      ["--freeze-clock", "2026-01-01T09:00:00"],
+      /^Invalid value for --freeze-clock: "2026-01-01T09:00:00"; expected an ISO 8601 instant with its zone, as in 2026-01-01T09:00:00Z, or a date, as in 2026-01-01 \(midnight UTC\)$/,
+    ],
+    [
+      ["--freeze-clock", "2026-02-30"],
+      /^Invalid value for --freeze-clock: "2026-02-30"; expected .* as in 2026-01-01T09:00:00Z/,
+    ],
     [["--port"], /^Option '-p, --port <value>' argument missing/],
     [["serve"], /^Unexpected argument 'serve'/],
     [["--port", "http"], /^Invalid value for --port: "http"; expected a whole number from 0 to 65535$/],
@@ -72,7 +86,7 @@ describe("parseCommandLine", () => {
     [["wait", "--url", "http://x", "--log", "f"], /^wait: give --url <url> .* or --log <file>, not both$/],
     [
       ["wait", "--url", "localhost:3000"],
-      /^Invalid value for --url: "localhost:3000"; expected an http:\/\/ URL$/,
+      /^Invalid value for --url: "localhost:3000"; expected an http:\/\/ URL, as in --url http:\/\/127\.0\.0\.1:3000$/,
     ],
     [["wait", "--url", "http://x", "--timeout", "0"], /^Invalid value for --timeout: "0"; expected seconds/],
   ];
@@ -81,4 +95,42 @@ describe("parseCommandLine", () => {
       expect(() => parseCommandLine(args)).toThrow(UsageError);
       expect(() => parseCommandLine(args)).toThrow(message);
     });
+});
+
+describe("--help on every command", () => {
+  const COMMANDS: [string[], string][] = [
+    [[], ""],
+    [["wait"], "wait"],
+    [["webhooks", "listen"], "webhooks listen"],
+    [["verify"], "verify"],
+  ];
+  for (const [args, name] of COMMANDS)
+    it(`loyalty-mock ${[...args, "--help"].join(" ")}: its usage, every flag it takes, and an example`, () => {
+      for (const help of ["--help", "-h"]) {
+        const line = parseCommandLine([...args, help]);
+        if (line.command !== "help") throw new Error(`${args.join(" ")} ${help}: ${line.command}`);
+        expect(line.text).toMatch(new RegExp(`^Usage: loyalty-mock ${name}`.trimEnd()));
+        expect(line.text).toMatch(/\nExamples?:\n {2}\S/);
+        // The flags the parser takes are the ones the help lists: each flag named in it is accepted.
+        for (const [, flag] of line.text.matchAll(/^ {2}(?:-\w, | {4})--([\w-]+)/gm))
+          expect(() => parseCommandLine([...args, `--${flag}`]), `--${flag}`).not.toThrow(/Unknown option/);
+      }
+    });
+
+  it("webhooks --help is webhooks listen's", () => {
+    expect(parseCommandLine(["webhooks", "--help"])).toEqual(
+      parseCommandLine(["webhooks", "listen", "--help"]),
+    );
+  });
+
+  it("--freeze-clock takes a date alone as its midnight UTC, and an instant as given", () => {
+    expect(parseCommandLine(["--freeze-clock", "2026-01-01"])).toEqual({
+      command: "serve",
+      env: { FREEZE_CLOCK: "2026-01-01" },
+    });
+    expect(readConfig({}, { FREEZE_CLOCK: "2026-01-01" }).FREEZE_CLOCK).toBe("2026-01-01T00:00:00.000Z");
+    expect(readConfig({ LOYALTY_MOCK_FREEZE_CLOCK: "2026-01-01T09:00:00+02:00" }).FREEZE_CLOCK).toBe(
+      "2026-01-01T09:00:00+02:00",
+    );
+  });
 });

@@ -29,11 +29,31 @@ describe("loyalty-mock wait", () => {
     expect(await runWait({ command: "wait", url: mock.url, timeoutSeconds: 5 }, env)).toBe(0);
   });
 
-  it("--url: 1 when the time runs out, saying the last answer (here 401: no token)", async () => {
+  it("--url: 1 when the time runs out, saying the last answer (here 401: no token) and what to pass", async () => {
     written.length = 0;
     expect(await runWait({ command: "wait", url: mock.url, timeoutSeconds: 0.3 }, {})).toBe(1);
     expect(written.join("")).toBe(
-      `loyalty-mock wait: ${mock.url}/__mock/health: no 200 within 0.3 s (last: status 401)\n`,
+      `loyalty-mock wait: ${mock.url}/__mock/health: no 200 within 0.3 s (last: status 401: the server asks for its admin token; pass --admin-token <token> (or set LOYALTY_MOCK_ADMIN_TOKEN))\n`,
+    );
+  });
+
+  it("--admin-token: sent instead of LOYALTY_MOCK_ADMIN_TOKEN; a wrong one is said to be refused", async () => {
+    const command = { command: "wait" as const, url: mock.url, timeoutSeconds: 5, adminToken: "ci-secret" };
+    expect(await runWait(command, { LOYALTY_MOCK_ADMIN_TOKEN: "not-this" })).toBe(0);
+    written.length = 0;
+    expect(await runWait({ ...command, adminToken: "wrong", timeoutSeconds: 0.3 }, {})).toBe(1);
+    expect(written.join("")).toMatch(
+      /\(last: status 401: the server refused the admin token sent; pass the one it was started with\)\n$/,
+    );
+  });
+
+  it("--url: a port nothing listens on is 'connection refused', not a TypeError", async () => {
+    const closed = await startServer({ port: 0 });
+    await closed.close();
+    written.length = 0;
+    expect(await runWait({ command: "wait", url: closed.url, timeoutSeconds: 0.3 }, {})).toBe(1);
+    expect(written.join("")).toBe(
+      `loyalty-mock wait: ${closed.url}/__mock/health: no 200 within 0.3 s (last: connection refused)\n`,
     );
   });
 

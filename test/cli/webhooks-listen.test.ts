@@ -48,7 +48,9 @@ describe("webhooks listen: the command line", () => {
       port: 4000,
     });
     expect(() => parseCommandLine(["webhooks", "serve"])).toThrow(UsageError);
-    expect(() => parseCommandLine(["webhooks", "listen", "--port", "http"])).toThrow(/--port must be/);
+    expect(() => parseCommandLine(["webhooks", "listen", "--port", "http"])).toThrow(
+      /^Invalid value for --port: "http"; expected a whole number from 0 to 65535, as in --port 4000$/,
+    );
     expect(() => parseCommandLine(["webhooks", "listen", "--secrte", "s"])).toThrow(UsageError);
   });
 });

@@ -153,6 +153,22 @@ describe("what stops the bin's start", () => {
     ]);
   });
 
+  it("names what the user typed: the flag, else the variable (and the settings file it was in)", () => {
+    const inUse = Object.assign(new Error("listen EADDRINUSE"), { code: "EADDRINUSE" });
+    const names = new Map<unknown, string>([
+      [SETTINGS.port, "--port"],
+      [SETTINGS.fixturesDir, "LOYALTY_MOCK_FIXTURES_DIR (in ci.env)"],
+    ]);
+    const nameOf = (row: object) => names.get(row) ?? "?";
+    expect(startFailure(inUse, { port: 3000 }, nameOf).lines[0]).toMatch(
+      /^Invalid value for --port: "3000"; /,
+    );
+    const fixture = new FixtureError("fx/shop/api-keys.json", "$", "missing file");
+    expect(startFailure(fixture, { fixturesDir: "fx" }, nameOf).lines[0]).toMatch(
+      /^Invalid value for LOYALTY_MOCK_FIXTURES_DIR \(in ci\.env\): "fx"; /,
+    );
+  });
+
   it("is status 1 with the error's own text otherwise", () => {
     expect(startFailure(new TypeError("boom"))).toEqual({
       lines: ["could not start. TypeError: boom"],

@@ -52,12 +52,64 @@ describe("the loyalty-mock bin", () => {
       expect(run.stdout()).toContain(flag);
   });
 
+  for (const command of [[], ["wait"], ["webhooks", "listen"], ["webhooks"], ["verify"]])
+    it(`loyalty-mock ${[...command, "--help"].join(" ")} prints its usage, flags and an example, and exits 0`, async () => {
+      const run = launch("node", [MAIN, ...command, "--help"], {});
+      expect((await run.exited).code).toBe(0);
+      expect(run.stdout()).toMatch(/^Usage: loyalty-mock /);
+      expect(run.stdout()).toMatch(/\nOptions:\n[\s\S]*--help[\s\S]*\nExamples?:\n {2}\S/);
+      expect(run.stderr()).toBe("");
+    });
+
   it("an unknown flag stops it with a clear message and exit code 2", async () => {
     const run = launch("node", [MAIN, "--prot", "3000"], {});
     expect((await run.exited).code).toBe(2);
     expect(run.stderr()).toBe(
-      "loyalty-mock: Unknown option '--prot'\nRun loyalty-mock --help to see the options.\n",
+      "loyalty-mock: Unknown option '--prot'; did you mean --port?\nRun loyalty-mock --help to see the options.\n",
     );
+  });
+
+  it("a date without an accepted form is refused with an example of one; a date alone is its midnight UTC", async () => {
+    const refused = launch("node", [MAIN, "--freeze-clock", "2026-01-01T09:00"], {});
+    expect((await refused.exited).code).toBe(2);
+    expect(refused.stderr()).toBe(
+      'loyalty-mock: Invalid value for --freeze-clock: "2026-01-01T09:00"; expected an ISO 8601 instant with its zone, as in 2026-01-01T09:00:00Z, or a date, as in 2026-01-01 (midnight UTC)\nRun loyalty-mock --help to see the options.\n',
+    );
+    const run = launch(
+      "node",
+      [MAIN, "--port", "0", "--freeze-clock", "2026-01-01"],
+      { LOYALTY_MOCK_LOG_LEVEL: "silent" },
+      dir,
+    );
+    started.push(run);
+    const [, url] = await waitForStderr(run, /frozen at .*\n/).then(() =>
+      waitForStderr(run, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/),
+    );
+    const clock = await (await fetch(`${url}/__mock/projects/demo/clock`)).json();
+    expect(clock).toMatchObject({ now: "2026-01-01T00:00:00.000Z", frozen: true });
+    expect(run.stderr()).toContain("loyalty-mock: every project clock frozen at 2026-01-01T00:00:00.000Z\n");
+    killGroup(run, "SIGTERM");
+    expect((await run.exited).code).toBe(0);
+  });
+
+  it("on 0.0.0.0 it names an address to open: loopback first, then this machine's others", async () => {
+    const run = launch(
+      "node",
+      [MAIN, "--port", "0", "--host", "0.0.0.0"],
+      { LOYALTY_MOCK_LOG_LEVEL: "silent" },
+      dir,
+    );
+    started.push(run);
+    await waitForStderr(run, /listening on every address \(0\.0\.0\.0\)[^\n]*\n/);
+    const [first, second] = run.stderr().split("\n");
+    expect(first).toMatch(/^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(second).toMatch(
+      /^loyalty-mock: listening on every address \(0\.0\.0\.0\)(: also http:\/\/[\d.]+:\d+(, http:\/\/[\d.]+:\d+)*|; this machine has no other address than loopback)$/,
+    );
+    const url = /(http:\S+)$/.exec(first as string)?.[1];
+    expect((await fetch(`${url}/__mock/health`)).status).toBe(200);
+    killGroup(run, "SIGTERM");
+    expect((await run.exited).code).toBe(0);
   });
 
   /**
@@ -123,7 +175,7 @@ describe("the loyalty-mock bin", () => {
       "a state file in a missing folder",
       ["--state-file", "/nowhere/at/all/s.json"],
       {},
-      /LOYALTY_MOCK_STATE_FILE: "\/nowhere\/at\/all\/s\.json"; .*ENOENT.*; expected a file in an existing folder/,
+      /--state-file: "\/nowhere\/at\/all\/s\.json"; .*ENOENT.*; expected a file in an existing folder/,
     ],
     [
       "a .env line that does not parse",
@@ -135,6 +187,12 @@ describe("the loyalty-mock bin", () => {
       "a fixture project without api-keys.json",
       ["--fixtures", "keyless"],
       {},
+      /--fixtures: "keyless"; keyless\/shop\/api-keys\.json: \$: missing file/,
+    ],
+    [
+      "the same folder from the environment",
+      [],
+      { LOYALTY_MOCK_FIXTURES_DIR: "keyless" },
       /LOYALTY_MOCK_FIXTURES_DIR: "keyless"; keyless\/shop\/api-keys\.json: \$: missing file/,
     ],
   ];

@@ -67,7 +67,7 @@ describe("the loyalty-mock verify bin", () => {
     const none = await bin(["verify"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toBe(
-      "loyalty-mock: verify: give --config <file> (the target and its objects), or --replay <recording>\nRun loyalty-mock --help to see the options.\n",
+      "loyalty-mock: verify: give --config <file> (the target and its objects), or --replay <recording>\nRun loyalty-mock verify --help to see the options.\n",
     );
     const both = await bin(["verify", "--config", "a.json", "--record", "r.json", "--replay", "r.json"]);
     expect(both.code).toBe(2);
