@@ -9,7 +9,7 @@ import { LISTEN, type ListenCommand, parseListen } from "./webhooks-listen.js";
 
 /**
  * The command line of the `loyalty-mock` bin. Each flag sets one setting (docs/reference/settings.md), so a flag beats
- * the environment variable, which beats the `--env-file`. The flags are the settings table's rows that have one.
+ * the environment variable, which beats the `--settings-file`. The flags are the settings table's rows that have one.
  */
 type Flagged = Row<unknown> & { flag: NonNullable<Row<unknown>["flag"]> };
 const FLAGGED: Flagged[] = rowsOf(SETTINGS).flatMap(([, row]) =>
@@ -23,7 +23,7 @@ export type CommandLine =
   | ListenCommand
   | VerifyCommand
   /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
-  | { command: "serve"; env: Record<string, string>; envFile?: string };
+  | { command: "serve"; env: Record<string, string>; settingsFile?: string };
 
 export { UsageError };
 
@@ -34,7 +34,7 @@ const helpOf = (row: Row<unknown>) => (row.default === undefined ? row.help : `$
 const SERVE_FLAGS: Flag[] = [
   ...FLAGGED.map((row) => ({ ...row.flag, help: `${helpOf(row)} [${variableOf(row)}]` })),
   {
-    name: "env-file",
+    name: "settings-file",
     value: "<file>",
     help: "read settings from this file (LOYALTY_MOCK_PORT=4000 lines); no .env is read unless named",
   },
@@ -46,14 +46,14 @@ const SUBCOMMANDS = [WAIT, LISTEN, VERIFY];
 
 const SERVE: Command = {
   name: "",
-  usage: ["[options]", ...SUBCOMMANDS.map((command) => `${command.name} [options]`)],
+  usage: ["[options]", ...SUBCOMMANDS.flatMap((command) => command.usage)],
   about:
     "A local stand-in for six operations of a loyalty and promotions service. It prints\n" +
     "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
   flags: SERVE_FLAGS,
   more: [
-    "Each option overrides its environment variable (in brackets), which overrides the --env-file.",
-    "Other settings come from the environment or the --env-file only (docs/reference/settings.md):",
+    "Each option overrides its environment variable (in brackets), which overrides the --settings-file.",
+    "Other settings come from the environment or the --settings-file only (docs/reference/settings.md):",
     ...rowsOf(SETTINGS).flatMap(([, row]) =>
       row.flag ? [] : [`  ${variableOf(row).padEnd(38)} ${helpOf(row)}`],
     ),
@@ -61,7 +61,8 @@ const SERVE: Command = {
     "Commands (loyalty-mock <command> --help for each one's options):",
     `  ${"wait".padEnd(18)} wait until a server answers its health check (for scripts and CI)`,
     `  ${"webhooks listen".padEnd(18)} a receiver that prints each webhook notification it gets`,
-    `  ${"verify".padEnd(18)} compare loyalty-mock with your sandbox project, or with a recording of it`,
+    `  ${"verify".padEnd(18)} compare loyalty-mock with your sandbox project (its key pair from`,
+    `  ${"".padEnd(18)} LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN), or with a recording of it`,
   ],
   examples: [
     "loyalty-mock                                   # the demo dataset on http://127.0.0.1:3000",
@@ -70,10 +71,27 @@ const SERVE: Command = {
   ],
 };
 
+/**
+ * `--env-file`, the name of this flag up to 0.8.0, refused in words. Node reads `--env-file` itself wherever it is
+ * on the command line, even after the script's name: with a file that exists, it passes the flag on (and loads
+ * nothing), so this says what to type instead; with a file that does not, Node exits 9 ("node: ci.env: not
+ * found") before loyalty-mock runs. The flag took its new name so that neither can happen.
+ */
+function refuseEnvFile(args: readonly string[]): void {
+  const at = args.findIndex((arg) => arg === "--env-file" || arg.startsWith("--env-file="));
+  if (at === -1) return;
+  const arg = args[at] as string;
+  const file = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "<file>");
+  throw new UsageError(
+    `--env-file is now --settings-file (Node reads --env-file itself); run loyalty-mock --settings-file ${file}`,
+  );
+}
+
 export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args[0] === "wait") return parseWait(args.slice(1));
   if (args[0] === "webhooks") return parseListen(args.slice(1));
   if (args[0] === "verify") return parseVerify(args.slice(1));
+  refuseEnvFile(args);
   const values = parseFlags(SERVE, args);
   if (values === "help") return { command: "help", text: usage() };
   if (values.version) return { command: "version" };
@@ -87,8 +105,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     if (!check.success) throw new UsageError(problemOf(row, `--${row.flag.name}`, value, check.error));
     env[row.env] = value;
   }
-  const envFile = values["env-file"];
-  return { command: "serve", env, ...(typeof envFile === "string" && { envFile }) };
+  const settingsFile = values["settings-file"];
+  return { command: "serve", env, ...(typeof settingsFile === "string" && { settingsFile }) };
 }
 
 /** `loyalty-mock --help`: the server's options with their variables, the other settings, and the commands. */

@@ -1,5 +1,5 @@
-import { readEnvFile } from "../config/env-file.js";
 import { readConfig, settingsOf } from "../config/settings.js";
+import { readSettingsFile } from "../config/settings-file.js";
 import { variableOf } from "../config/settings-table.js";
 import type { StartOptions } from "../config/start-options.js";
 import { createLogger } from "../platform/logger.js";
@@ -14,7 +14,7 @@ type Serve = Extract<CommandLine, { command: "serve" }>;
 const say = (line: string) => process.stderr.write(`loyalty-mock: ${line}\n`);
 
 /**
- * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and the --env-file (in that
+ * The `loyalty-mock` bin and `npm start`: settings from the flags, the environment and the --settings-file (in that
  * order of precedence), the projects loaded (from the state file when there is one), the server listening, and
  * its address on stderr; SIGINT and SIGTERM stop it cleanly: no new connections, in-flight requests finished,
  * state saved, exit 0. What stops the start is said in one line per problem (start-errors.ts).
@@ -26,8 +26,8 @@ export async function serve(line: Serve): Promise<void> {
   let labels: Record<string, string> = {};
   try {
     // Variables already set win over the file, as with Node's own --env-file.
-    const fromFile = line.envFile === undefined ? {} : readEnvFile(line.envFile);
-    labels = labelsOf(fromFile, line.envFile);
+    const fromFile = line.settingsFile === undefined ? {} : readSettingsFile(line.settingsFile);
+    labels = labelsOf(fromFile, line.settingsFile);
     const env = { ...fromFile, ...process.env };
     const { logLevel, exitWithParent, ...settings } = settingsOf(
       readConfig(env, line.env, (warning) => say(`warning: ${warning}`), labels),
@@ -35,6 +35,9 @@ export async function serve(line: Serve): Promise<void> {
     options = settings;
     const logger = createLogger({ level: logLevel });
     const running = await startServer({ ...settings, logger });
+    // Before the address is said: a script that reads it and at once sends SIGTERM must find the handler there,
+    // not the default action (an exit by the signal, with unsaved state lost), as a loaded machine showed.
+    const stop = stopOnSignals(running, logger);
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
     const everywhere = everyAddressLine(settings.host, running.port);
@@ -50,7 +53,6 @@ export async function serve(line: Serve): Promise<void> {
       { url: running.url, projects, stateFile: settings.stateFile, seeded: settings.seed !== undefined },
       `loyalty-mock listening on ${running.url}`,
     );
-    const stop = stopOnSignals(running, logger);
     if (exitWithParent) watchLauncher((what) => stop(`launcher gone: ${what}`), { launcher });
   } catch (error) {
     const failure = startFailure(error, options, nameOf(line, labels));

@@ -38,10 +38,10 @@ describe("parseCommandLine", () => {
     expect(parseCommandLine(["-p", "0"])).toEqual({ command: "serve", env: { PORT: "0" } });
     expect(parseCommandLine(["--port", "1", "--help"])).toEqual({ command: "help", text: usage() });
     expect(parseCommandLine(["--version"])).toEqual({ command: "version" });
-    expect(parseCommandLine(["--env-file", "ci.env", "-p", "0"])).toEqual({
+    expect(parseCommandLine(["--settings-file", "ci.env", "-p", "0"])).toEqual({
       command: "serve",
       env: { PORT: "0" },
-      envFile: "ci.env",
+      settingsFile: "ci.env",
     });
   });
 
@@ -61,6 +61,11 @@ describe("parseCommandLine", () => {
   const MISUSE: [string[], RegExp][] = [
     [["--prot", "3000"], /^Unknown option '--prot'; did you mean --port\?$/],
     [["--frobnicate"], /^Unknown option '--frobnicate'$/],
+    [
+      ["--env-file", "ci.env"],
+      /^--env-file is now --settings-file \(Node reads --env-file itself\); run loyalty-mock --settings-file ci\.env$/,
+    ],
+    [["-p", "0", "--env-file=ci.env"], /^--env-file is now --settings-file .* --settings-file ci\.env$/],
     [
       ["wait", "--url", "http://x", "--timout", "3"],
       /^wait: Unknown option '--timout'; did you mean --timeout\?$/,

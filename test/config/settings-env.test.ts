@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startFailure } from "../../src/cli/start-errors.js";
-import { readEnvFile } from "../../src/config/env-file.js";
 import { ConfigError, readConfig, SETTINGS } from "../../src/config/settings.js";
+import { readSettingsFile } from "../../src/config/settings-file.js";
 import {
   type Row,
   readRows,
@@ -16,7 +16,7 @@ import {
 import { StateFileError } from "../../src/persistence/state-file.js";
 import { FixtureError } from "../../src/platform/fixtures.js";
 
-/** Prefixed names (the unprefixed ones of 0.4 no longer read), --env-file, and the one line that refuses each bad value. */
+/** Prefixed names (the unprefixed ones of 0.4 no longer read), --settings-file, and the one line that refuses each bad value. */
 
 function problems(env: NodeJS.ProcessEnv): readonly string[] {
   try {
@@ -94,7 +94,7 @@ describe("the settings' variables", () => {
   });
 });
 
-describe("--env-file", () => {
+describe("--settings-file", () => {
   const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-env-file-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (text: string) => {
@@ -107,7 +107,7 @@ describe("--env-file", () => {
     const path = file(
       '# settings\n\nexport LOYALTY_MOCK_PORT=4000\nA = "two words" # note\nB=\'$literal\'\nC=bare # note\nD="x\\ny"\n',
     );
-    expect(readEnvFile(path)).toEqual({
+    expect(readSettingsFile(path)).toEqual({
       LOYALTY_MOCK_PORT: "4000",
       A: "two words",
       B: "$literal",
@@ -123,9 +123,9 @@ describe("--env-file", () => {
       ["A=1\n1B=2\n", 2],
     ] as const) {
       const path = file(text);
-      expect(() => readEnvFile(path)).toThrow(
+      expect(() => readSettingsFile(path)).toThrow(
         new RegExp(
-          `^Invalid value for --env-file: ".*"; line ${line} does not parse: .*; expected NAME=value, a # comment or a blank line$`,
+          `^Invalid value for --settings-file: ".*"; line ${line} does not parse: .*; expected NAME=value, a # comment or a blank line$`,
         ),
       );
     }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEnvFile } from "../../src/config/env-file.js";
 import { ConfigError, readConfig } from "../../src/config/settings.js";
+import { readSettingsFile } from "../../src/config/settings-file.js";
 
 describe("settings", () => {
   it("has the documented defaults", () => {
@@ -76,7 +76,7 @@ describe("settings", () => {
   });
 });
 
-describe("--env-file", () => {
+describe("--settings-file", () => {
   // Before 0.5.0 this was .env in the working directory, read into process.env; now the file is named, and read
   // into the settings only, without changing the process's environment.
   it("fills in unset variables and never overrides the environment", () => {
@@ -84,13 +84,13 @@ describe("--env-file", () => {
     const file = join(dir, ".env");
     writeFileSync(file, "LM_TEST_FROM_FILE=file\nLM_TEST_BOTH=file\n");
     try {
-      const env: NodeJS.ProcessEnv = { ...readEnvFile(file), LM_TEST_BOTH: "environment" };
+      const env: NodeJS.ProcessEnv = { ...readSettingsFile(file), LM_TEST_BOTH: "environment" };
       expect(env.LM_TEST_FROM_FILE).toBe("file");
       expect(env.LM_TEST_BOTH).toBe("environment");
       expect(process.env.LM_TEST_FROM_FILE).toBeUndefined();
       // Named explicitly, a missing file is a mistake, not an empty file.
-      expect(() => readEnvFile(join(dir, "missing.env"))).toThrow(
-        /^Invalid value for --env-file: ".*missing\.env"; cannot be read \(ENOENT\); expected a readable file$/,
+      expect(() => readSettingsFile(join(dir, "missing.env"))).toThrow(
+        /^Invalid value for --settings-file: ".*missing\.env"; cannot be read \(ENOENT\); expected a readable file$/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -126,15 +126,15 @@ describe("the loyalty-mock bin", () => {
     return port;
   }
 
-  // Before 0.5.0 the bin read .env from its folder; now only the file --env-file names (issue 14).
-  it("takes a flag over the environment, and the environment over --env-file; never an unnamed .env", async () => {
+  // Before 0.5.0 the bin read .env from its folder; now only the file --settings-file names (issue 14).
+  it("takes a flag over the environment, and the environment over --settings-file; never an unnamed .env", async () => {
     // Four different ports, so that each source's is told apart.
     const distinct = new Set<number>();
     while (distinct.size < 4) distinct.add(await freePort());
     const [fromFile, fromEnv, fromFlag, fromDotEnv] = [...distinct] as [number, number, number, number];
     writeFileSync(join(dir, "mock.env"), `LOYALTY_MOCK_PORT=${fromFile}\n`);
     writeFileSync(join(dir, ".env"), `LOYALTY_MOCK_PORT=${fromDotEnv}\n`);
-    const file = ["--env-file", "mock.env"];
+    const file = ["--settings-file", "mock.env"];
     expect(
       await answeringPort([...file, "--port", String(fromFlag)], { LOYALTY_MOCK_PORT: String(fromEnv) }),
     ).toBe(fromFlag);
@@ -179,9 +179,9 @@ describe("the loyalty-mock bin", () => {
     ],
     [
       "a .env line that does not parse",
-      ["--env-file", "broken.env"],
+      ["--settings-file", "broken.env"],
       {},
-      /--env-file: "broken\.env"; line 2 does not parse: "B=\\"x"; expected NAME=value/,
+      /--settings-file: "broken\.env"; line 2 does not parse: "B=\\"x"; expected NAME=value/,
     ],
     [
       "a fixture project without api-keys.json",

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { ConfigError } from "./settings.js";
 
 /**
- * The file `--env-file` names: the server's settings written as `LOYALTY_MOCK_PORT=4000` lines. Read only when
+ * The file `--settings-file` names: the server's settings written as `LOYALTY_MOCK_PORT=4000` lines (the format of
+ * a `.env` file, so .env.example is one). Not `--env-file`: Node takes that flag from any place on its command
+ * line, even after the script's name, and exits 9 when the file is missing before loyalty-mock runs. Read only when
  * named, never from the working directory on its own: that folder is usually the application's, and its `.env`
  * holds the application's PORT, HOST and LOG_LEVEL, not the mock's.
  *
@@ -24,9 +26,9 @@ function unquoted(raw: string): string | undefined {
   return raw.replace(/\s+#.*$/, "").trim();
 }
 
-export function readEnvFile(file: string): Record<string, string> {
+export function readSettingsFile(file: string): Record<string, string> {
   const problem = (what: string) =>
-    new ConfigError([`Invalid value for --env-file: ${JSON.stringify(file)}; ${what}`]);
+    new ConfigError([`Invalid value for --settings-file: ${JSON.stringify(file)}; ${what}`]);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
