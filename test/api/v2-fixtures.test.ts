@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadProjectDocuments } from "../../src/domain/projects/load.js";
 import { DEFAULT_FIXTURES_DIR, FixtureError } from "../../src/platform/fixtures.js";
 import { validateResponse } from "../helpers/contract.js";
+import { needsContract } from "../helpers/contract-skips.js";
 import { buildWorld } from "../helpers/world.js";
 
 /**
@@ -19,7 +20,7 @@ describe("the default v2 dataset", () => {
   const world = buildWorld();
   const projects = [world.demo, world.other];
 
-  it("every incentive is a valid IncentiveDTO of the contract", () => {
+  it("every incentive is a valid IncentiveDTO of the contract", needsContract("sixOperations"), () => {
     for (const project of projects)
       for (const incentive of project.incentives.list())
         validateResponse("DELETE", INCENTIVE, 200, incentive);

@@ -1,11 +1,13 @@
-// Validates HTTP responses against the public contract, read at test time from the shared folder beside the
-// repository: it is the vendor's document (MIT), so the repository keeps no copy of it.
+// Validates HTTP responses against the public contract, read at test time (it is the vendor's document, MIT, so the
+// repository keeps no copy of it): from CONTRACT_FILE, ../shared/contract/ beside the repository, or the .contract/
+// folder `npm run contract:fetch` fills (test/helpers/contract-files.ts). Found nowhere, every validation here is
+// skipped and counted (test/helpers/contract-skips.ts), unless LOYALTY_MOCK_REQUIRE_CONTRACT=1.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { contractRequired, locateContractFile, missingContractMessage } from "./contract-files.js";
+import { skippedWithout } from "./contract-skips.js";
 
 interface MediaTypeObject {
   schema?: unknown;
@@ -28,30 +30,36 @@ interface ContractDocument {
   };
 }
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const DEFAULT_CONTRACT_FILE = "../shared/contract/six-operations.openapi.json";
-
-/** Where the contract is read from: CONTRACT_FILE, or the shared folder; either relative to the repository root. */
-export function contractPath(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(REPO_ROOT, env.CONTRACT_FILE || DEFAULT_CONTRACT_FILE);
+/** Where the contract is read from (CONTRACT_FILE, ../shared/contract/, .contract/), or undefined: found nowhere. */
+export function contractPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return locateContractFile("sixOperations", env)?.path;
 }
 
 /** Reads and parses the contract; a missing or unreadable file fails naming the path and how to point elsewhere. */
-export function loadContract(path: string = contractPath()): ContractDocument {
+export function loadContract(path: string): ContractDocument {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     throw new Error(
       `contract: cannot read the OpenAPI contract at ${path} (${(error as NodeJS.ErrnoException).code ?? error}). ` +
-        "Tests read it from shared/contract/ beside the repository; set CONTRACT_FILE to its path otherwise.",
+        "Tests read it from CONTRACT_FILE, ../shared/contract/ beside the repository, or .contract/ " +
+        "(`npm run contract:fetch`); set CONTRACT_FILE to its path otherwise.",
     );
   }
   return JSON.parse(text) as ContractDocument;
 }
 
-/** The parsed contract document. */
-export const contract: ContractDocument = loadContract();
+function findContract(): ContractDocument | undefined {
+  const path = contractPath();
+  if (path) return loadContract(path);
+  if (contractRequired())
+    throw new Error(`contract: ${missingContractMessage("sixOperations")} (LOYALTY_MOCK_REQUIRE_CONTRACT=1)`);
+  return undefined;
+}
+
+/** The parsed contract document; undefined when it is found nowhere (its checks are then skipped and counted). */
+export const contract: ContractDocument | undefined = findContract();
 
 const SCHEMA_ID = "contract";
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
@@ -65,7 +73,13 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 // The OpenAPI document is not a JSON Schema; register a wrapper that only carries the parts refs point into,
 // so "#/components/schemas/..." refs resolve against it and "#/paths/..." pointers can be compiled directly.
-ajv.addSchema({ $id: SCHEMA_ID, components: contract.components, paths: contract.paths });
+if (contract) ajv.addSchema({ $id: SCHEMA_ID, components: contract.components, paths: contract.paths });
+
+/** The contract, for what cannot be skipped: a test that needs it is declared with needsContract("sixOperations"). */
+function required(): ContractDocument {
+  if (!contract) throw new Error(`contract: ${missingContractMessage("sixOperations")}`);
+  return contract;
+}
 
 const escapeToken = (token: string): string =>
   encodeURIComponent(token.replace(/~/g, "~0").replace(/\//g, "~1"));
@@ -87,7 +101,10 @@ function validatorAt(tokens: readonly string[]): ValidateFunction {
 const ERROR_SCHEMA: readonly string[] = ["components", "schemas", "Error"];
 
 /** Compiled validator for `#/components/schemas/Error` (the v1 error body); returns a boolean, sets `.errors`. */
-export const validateErrorBody: ValidateFunction = validatorAt(ERROR_SCHEMA);
+export function errorBodyValidator(): ValidateFunction {
+  required();
+  return validatorAt(ERROR_SCHEMA);
+}
 
 const MAX_BODY_CHARS = 2000;
 function describeBody(body: unknown): string {
@@ -115,8 +132,9 @@ function fail(what: string, status: number, reason: string, body: unknown): neve
 
 function findOperation(method: string, pathTemplate: string): OperationObject | undefined {
   const m = method.toLowerCase();
-  if (!HTTP_METHODS.has(m) || !Object.hasOwn(contract.paths, pathTemplate)) return undefined;
-  const item = contract.paths[pathTemplate];
+  const { paths } = required();
+  if (!HTTP_METHODS.has(m) || !Object.hasOwn(paths, pathTemplate)) return undefined;
+  const item = paths[pathTemplate];
   const op = item && Object.hasOwn(item, m) ? item[m] : undefined;
   return op && typeof op === "object" ? (op as OperationObject) : undefined;
 }
@@ -137,7 +155,7 @@ function responseSchemaTokens(
     if (!match?.[1] || seen.has(ref)) throw new Error(`contract: unsupported response $ref ${ref}`);
     seen.add(ref);
     const name = match[1];
-    resolved = contract.components.responses?.[name];
+    resolved = required().components.responses?.[name];
     if (!resolved) throw new Error(`contract: dangling response $ref ${ref}`);
     tokens = ["components", "responses", name];
   }
@@ -163,6 +181,7 @@ function isEmptyBody(body: unknown): boolean {
  * - Anything else (an unlisted 2xx/3xx, a success on an unknown route) throws.
  */
 export function validateResponse(method: string, pathTemplate: string, status: number, body: unknown): void {
+  if (skippedWithout(contract)) return;
   const m = method.toLowerCase();
   const what = `${method.toUpperCase()} ${pathTemplate}`;
   const op = findOperation(m, pathTemplate);
@@ -222,7 +241,7 @@ export function expectContract<R extends { status: number; body: unknown }>(
 }
 
 const templateMatchers: ReadonlyArray<{ template: string; segments: readonly string[]; literals: number }> =
-  Object.keys(contract.paths)
+  Object.keys(contract?.paths ?? {})
     .map((template) => {
       const segments = template.split("/");
       return { template, segments, literals: segments.filter((s) => !/^\{[^}]+\}$/.test(s)).length };
@@ -235,6 +254,7 @@ const templateMatchers: ReadonlyArray<{ template: string; segments: readonly str
  * for which the contract has `method`; each `{param}` matches one non-empty segment. Query strings are ignored.
  */
 export function operationFor(method: string, concretePath: string): string | undefined {
+  required();
   const path = concretePath.split(/[?#]/, 1)[0] ?? "";
   const segments = path.split("/");
   for (const { template, segments: pattern } of templateMatchers) {
@@ -250,15 +270,18 @@ export function operationFor(method: string, concretePath: string): string | und
 
 /** Maps the concrete path to its template, then validates; unknown routes with status >= 400 use Error. */
 export function validateAny(method: string, concretePath: string, status: number, body: unknown): void {
+  if (skippedWithout(contract)) return;
   const template = operationFor(method, concretePath);
   validateResponse(method, template ?? concretePath, status, body);
 }
 
-/** Throwing variant of `validateErrorBody`. */
+/** Throws unless `body` is the v1 error object (`#/components/schemas/Error`). */
 export function assertErrorBody(body: unknown): void {
-  if (!validateErrorBody(body)) {
+  if (skippedWithout(contract)) return;
+  const validate = errorBodyValidator();
+  if (!validate(body)) {
     throw new Error(
-      `body does not match #/components/schemas/Error:\n${describeErrors(validateErrorBody.errors)}\nbody: ${describeBody(body)}`,
+      `body does not match #/components/schemas/Error:\n${describeErrors(validate.errors)}\nbody: ${describeBody(body)}`,
     );
   }
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { locateContractFile, missingContractMessage } from "./contract-files.js";
 
 /**
  * The vendor's list of every public operation (method, path template, operationId), a vendor file the project
- * never commits: read at test time from ../shared/contract beside the repository, or VENDOR_OPERATIONS_FILE.
+ * never commits: read at test time from VENDOR_OPERATIONS_FILE, ../shared/contract/ beside the repository, or the
+ * .contract/ folder `npm run contract:fetch` fills (test/helpers/contract-files.ts). A test that reads it is
+ * declared with needsContract("vendorOperations"), so it is skipped and counted when the file is found nowhere.
  */
 export interface VendorOperation {
   method: string;
@@ -12,11 +13,9 @@ export interface VendorOperation {
   operationId: string;
 }
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const DEFAULT_VENDOR_OPERATIONS_FILE = "../shared/contract/vendor-operations.json";
-
 export function loadVendorOperations(env: NodeJS.ProcessEnv = process.env): VendorOperation[] {
-  const path = resolve(REPO_ROOT, env.VENDOR_OPERATIONS_FILE || DEFAULT_VENDOR_OPERATIONS_FILE);
+  const path = locateContractFile("vendorOperations", env)?.path;
+  if (!path) throw new Error(`vendor operations: ${missingContractMessage("vendorOperations")}`);
   let text: string;
   try {
     text = readFileSync(path, "utf8");

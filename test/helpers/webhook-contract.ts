@@ -1,11 +1,13 @@
-// Validates a notification's `data` against the vendor's webhook description, read at test time from the shared
-// folder beside the repository (the vendor's document, MIT): the repository keeps no copy of it.
+// Validates a notification's `data` against the vendor's webhook description (the vendor's document, MIT: the
+// repository keeps no copy of it), read at test time from WEBHOOKS_CONTRACT_FILE, ../shared/contract/ beside the
+// repository, or the .contract/ folder `npm run contract:fetch` fills (test/helpers/contract-files.ts). Found
+// nowhere, every validation here is skipped and counted, unless LOYALTY_MOCK_REQUIRE_CONTRACT=1.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { contractRequired, locateContractFile, missingContractMessage } from "./contract-files.js";
+import { skippedWithout } from "./contract-skips.js";
 
 interface WebhooksDocument {
   components: { schemas: Record<string, unknown> };
@@ -15,23 +17,26 @@ interface WebhooksDocument {
   >;
 }
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const DEFAULT_WEBHOOKS_CONTRACT_FILE = "../shared/contract/webhooks.openapi.json";
-
-/** WEBHOOKS_CONTRACT_FILE, or the shared folder; either relative to the repository root. */
-export function webhooksContractPath(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(REPO_ROOT, env.WEBHOOKS_CONTRACT_FILE || DEFAULT_WEBHOOKS_CONTRACT_FILE);
-}
-
 function load(path: string): WebhooksDocument {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as WebhooksDocument;
   } catch (error) {
     throw new Error(
       `webhooks contract: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error}). ` +
-        "Tests read it from shared/contract/ beside the repository; set WEBHOOKS_CONTRACT_FILE to its path otherwise.",
+        "Tests read it from WEBHOOKS_CONTRACT_FILE, ../shared/contract/ beside the repository, or .contract/ " +
+        "(`npm run contract:fetch`); set WEBHOOKS_CONTRACT_FILE to its path otherwise.",
     );
   }
+}
+
+function findDocument(): WebhooksDocument | undefined {
+  const found = locateContractFile("webhooks");
+  if (found) return load(found.path);
+  if (contractRequired())
+    throw new Error(
+      `webhooks contract: ${missingContractMessage("webhooks")} (LOYALTY_MOCK_REQUIRE_CONTRACT=1)`,
+    );
+  return undefined;
 }
 
 /**
@@ -53,7 +58,8 @@ export function convertNullable(node: unknown): unknown {
   return (node as { nullable?: unknown }).nullable === true ? { anyOf: [out, { type: "null" }] } : out;
 }
 
-const document = load(webhooksContractPath());
+/** Undefined when the file is found nowhere: every validation is then skipped and counted. */
+const document = findDocument();
 
 // Both packages are CommonJS: the default import is `module.exports`, whose `.default` is the class / plugin.
 const Ajv2020 = Ajv2020Module.default;
@@ -63,15 +69,15 @@ const addFormats = addFormatsModule.default;
 // test worker.
 const ajv = new Ajv2020({ strict: false, allErrors: false });
 addFormats(ajv);
-ajv.addSchema({ $id: "webhooks", components: convertNullable(document.components) });
+if (document) ajv.addSchema({ $id: "webhooks", components: convertNullable(document.components) });
 
 /** `voucher.loyalty_card.points_added` -> `EVENTS.VOUCHER.LOYALTY_CARD.POINTS_ADDED`, the document's key. */
 export function webhookKey(type: string): string {
   return `EVENTS.${type.toUpperCase()}`;
 }
 
-/** The event types the document describes, as the envelope's `type` writes them. */
-export const WEBHOOK_TYPES: readonly string[] = Object.keys(document.webhooks).map((key) =>
+/** The event types the document describes, as the envelope's `type` writes them (none without the document). */
+export const WEBHOOK_TYPES: readonly string[] = Object.keys(document?.webhooks ?? {}).map((key) =>
   key.slice("EVENTS.".length).toLowerCase(),
 );
 
@@ -79,7 +85,7 @@ const validators = new Map<string, ValidateFunction>();
 function validatorFor(type: string): ValidateFunction {
   let validate = validators.get(type);
   if (validate) return validate;
-  const hook = document.webhooks[webhookKey(type)];
+  const hook = document?.webhooks[webhookKey(type)];
   const ref = hook?.post.requestBody.content["application/json"]?.schema.$ref;
   if (!ref) throw new Error(`webhooks contract: no event ${webhookKey(type)} for type ${type}`);
   validate = ajv.getSchema(`webhooks${ref}`);
@@ -97,6 +103,7 @@ function describeErrors(errors: ErrorObject[] | null | undefined): string {
 
 /** Throws unless `data` matches the vendor's schema for the notification type. */
 export function validateWebhookData(type: string, data: unknown): void {
+  if (skippedWithout(document)) return;
   const validate = validatorFor(type);
   if (!validate(data)) {
     const body = JSON.stringify(data);

@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { contractSkipsLine } from "../contract-skips.js";
+import {
+  BUILT_FILES,
+  CONTRACT_CACHE_DIR,
+  contractRequired,
+  locateContractFile,
+  missingContractMessage,
+  SHARED_CONTRACT_DIR,
+} from "./contract-files.js";
+import { skippedWithout } from "./contract-skips.js";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A shared folder and a cache folder, each holding the named built files. */
+function places(shared: (keyof typeof BUILT_FILES)[], cache: (keyof typeof BUILT_FILES)[]) {
+  const root = mkdtempSync(join(tmpdir(), "loyalty-mock-contract-"));
+  temps.push(root);
+  const dirs = { shared: join(root, "shared", "contract"), cache: join(root, "repo", ".contract") };
+  for (const [dir, kinds] of [
+    [dirs.shared, shared],
+    [dirs.cache, cache],
+  ] as const) {
+    mkdirSync(dir, { recursive: true });
+    for (const kind of kinds) writeFileSync(join(dir, BUILT_FILES[kind]), "{}");
+  }
+  return dirs;
+}
+
+describe("where the tests find the vendor contract", () => {
+  it("the variable that names a file first, relative to the repository root, found or not", () => {
+    const dirs = places(["sixOperations"], ["sixOperations"]);
+    expect(locateContractFile("sixOperations", { CONTRACT_FILE: "/elsewhere/c.json" }, dirs)).toEqual({
+      path: "/elsewhere/c.json",
+      from: "variable",
+    });
+    expect(locateContractFile("webhooks", { WEBHOOKS_CONTRACT_FILE: "vendor/w.json" }, dirs)).toEqual({
+      path: join(repoRoot, "vendor/w.json"),
+      from: "variable",
+    });
+    expect(locateContractFile("vendorOperations", { VENDOR_OPERATIONS_FILE: "v.json" }, dirs)?.from).toBe(
+      "variable",
+    );
+  });
+
+  it("then ../shared/contract/ beside the repository, then the .contract/ folder contract:fetch fills", () => {
+    const both = places(["sixOperations", "webhooks"], ["sixOperations", "vendorOperations"]);
+    expect(locateContractFile("sixOperations", {}, both)).toEqual({
+      path: join(both.shared, "six-operations.openapi.json"),
+      from: "shared",
+    });
+    expect(locateContractFile("webhooks", {}, both)?.from).toBe("shared");
+    expect(locateContractFile("vendorOperations", {}, both)).toEqual({
+      path: join(both.cache, "vendor-operations.json"),
+      from: "cache",
+    });
+  });
+
+  it("nowhere is undefined, not an error", () => {
+    const none = places([], []);
+    for (const kind of ["sixOperations", "webhooks", "vendorOperations"] as const)
+      expect(locateContractFile(kind, {}, none)).toBeUndefined();
+  });
+
+  it("the places by default: ../shared/contract and .contract/ of this repository", () => {
+    expect(SHARED_CONTRACT_DIR).toBe(join(repoRoot, "../shared/contract"));
+    expect(CONTRACT_CACHE_DIR).toBe(join(repoRoot, ".contract"));
+  });
+
+  it("is required only with LOYALTY_MOCK_REQUIRE_CONTRACT=1", () => {
+    expect(contractRequired({ LOYALTY_MOCK_REQUIRE_CONTRACT: "1" })).toBe(true);
+    expect(contractRequired({})).toBe(false);
+    expect(contractRequired({ LOYALTY_MOCK_REQUIRE_CONTRACT: "0" })).toBe(false);
+  });
+
+  it("a missing file's message names the variable, both places and the command", () => {
+    const message = missingContractMessage("webhooks");
+    expect(message).toContain("webhooks.openapi.json found nowhere");
+    expect(message).toContain("WEBHOOKS_CONTRACT_FILE unset");
+    expect(message).toContain(SHARED_CONTRACT_DIR);
+    expect(message).toContain(CONTRACT_CACHE_DIR);
+    expect(message).toContain("`npm run contract:fetch` builds it");
+  });
+});
+
+describe("a contract check skipped without the contract", () => {
+  it("is counted in the running test's meta, and a check made is not", ({ task }) => {
+    expect(skippedWithout({ paths: {} })).toBe(false);
+    expect(task.meta.contractChecksSkipped).toBeUndefined();
+    expect(skippedWithout(undefined)).toBe(true);
+    expect(skippedWithout(undefined)).toBe(true);
+    expect(task.meta.contractChecksSkipped).toBe(2);
+    // Not a real skip: the end of the run must not count these two.
+    delete task.meta.contractChecksSkipped;
+  });
+
+  it("is said on one line with the command that brings it back, and nothing is said when none was", () => {
+    const missing = ["six-operations.openapi.json", "webhooks.openapi.json"];
+    expect(contractSkipsLine({ tests: 30, checks: 6540 }, missing)).toBe(
+      "Vendor contract not found (six-operations.openapi.json, webhooks.openapi.json): 30 contract tests and " +
+        "6,540 contract checks in behaviour tests skipped; `npm run contract:fetch` brings them back.",
+    );
+    expect(contractSkipsLine({ tests: 1, checks: 0 }, [])).toBe(
+      "Vendor contract not found: 1 contract test skipped; `npm run contract:fetch` brings them back.",
+    );
+    expect(contractSkipsLine({ tests: 0, checks: 1 }, [])).toContain(
+      ": 1 contract check in behaviour tests skipped;",
+    );
+    expect(contractSkipsLine({ tests: 0, checks: 0 }, missing)).toBeUndefined();
+  });
+});
