@@ -20,10 +20,13 @@ export interface CpuProfile {
 /** The categories, first match wins, by the file (under dist/) of the nearest function of ours. */
 export const CATEGORIES: readonly (readonly [string, RegExp])[] = [
   ["answer (res.json, send, socket write)", /^http\/json-response/],
-  ["request log", /^http\/request-log|^platform\/log-destination/],
-  ["credentials and authentication", /secure-compare|^domain\/auth|^http\/authenticate|^http\/credentials/],
+  ["request log", /^http\/entrance\/request-log|^platform\/log-destination/],
+  [
+    "credentials and authentication",
+    /secure-compare|^domain\/auth|^http\/operations\/(authenticate|credentials)/,
+  ],
   ["journal, faults, rate limit", /^http\/traffic|^emulation|^http\/fast\/lazy-journal/],
-  ["body and validation", /^http\/body|json-reader|^http\/validate|input-limits|^http\/fast\/index/],
+  ["body and validation", /^http\/input\/|json-reader|^http\/fast\/index/],
   ["webhook notifications", /^domain\/webhooks/],
   ["the operation (domain, ids, clock)", /^domain\/|^http\/operations|^platform\/ids|^platform\/clock/],
   ["garbage collection", /^\(garbage collector\)$/],

@@ -1,5 +1,5 @@
 import type { Request } from "autocannon";
-import type { OperationName } from "../src/http/operations.js";
+import type { OperationName } from "../src/http/operations/table.js";
 import {
   BENCH_CAMPAIGN,
   BENCH_EVENT,

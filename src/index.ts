@@ -12,8 +12,8 @@ import type { ProjectDocument } from "./domain/projects/project-document.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import type { Send } from "./domain/webhooks/dispatcher.js";
 import { type AppConfig, createApp as buildApp } from "./http/app.js";
-import { createHttpServer as buildHttpServer, type ConnectionLimits } from "./http/http-server.js";
-import type { InputLimits } from "./http/input-limits.js";
+import type { InputLimits } from "./http/input/limits.js";
+import { createHttpServer as buildHttpServer, type ConnectionLimits } from "./http/server/http-server.js";
 import type { Clock } from "./platform/clock.js";
 
 export type { GivenDefaults } from "./config/project-defaults.js";
@@ -29,8 +29,8 @@ export type { Envelope } from "./domain/webhooks/envelope.js";
 export { signBody, verifySignature } from "./domain/webhooks/envelope.js";
 export type { Notification } from "./domain/webhooks/notification.js";
 export type { SpeedTrick, SpeedTricks } from "./http/fast/index.js";
-export type { ConnectionLimits } from "./http/http-server.js";
-export type { InputLimits } from "./http/input-limits.js";
+export type { InputLimits } from "./http/input/limits.js";
+export type { ConnectionLimits } from "./http/server/http-server.js";
 export { StateFileError } from "./persistence/state-file.js";
 export type { StateSyncMode } from "./persistence/state-writer.js";
 export { type Clock, ManualClock, ProjectClock, systemClock } from "./platform/clock.js";
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Express {
 
 /**
  * The node:http server an app runs on, with the connection limits and the service's error object for what Node
- * answers itself (http/http-server.ts).
+ * answers itself (http/server/http-server.ts).
  */
 export function createHttpServer(
   app: RequestListener,

@@ -8,7 +8,7 @@ import type { StartOptions } from "./config/start-options.js";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import { createApp } from "./http/app.js";
-import { createHttpServer } from "./http/http-server.js";
+import { createHttpServer } from "./http/server/http-server.js";
 import { type LoadedState, loadState } from "./persistence/load-state.js";
 import { logFilesOf } from "./persistence/replay.js";
 import { restoreProjects, StateFileError } from "./persistence/state-file.js";

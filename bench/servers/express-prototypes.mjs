@@ -1,6 +1,6 @@
 // The design's limit when Express is served as ours is: the bare Express 5 app of bare-express.mjs, with Node
 // building each request and response with the app's prototypes, so Express's Object.setPrototypeOf per request
-// finds them in place (src/http/http-server.ts explains why that matters).
+// finds them in place (src/http/server/http-server.ts explains why that matters).
 import { createServer, IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 

@@ -3,10 +3,10 @@ import type { Caps } from "../domain/caps.js";
 import type { ProjectDocument } from "../domain/projects/project-document.js";
 import type { V2AuthMode } from "../domain/projects/settings.js";
 import type { AllowedHosts } from "../domain/webhooks/target.js";
-import type { CorsOrigins } from "../http/cors.js";
+import type { CorsOrigins } from "../http/entrance/cors.js";
 import type { SpeedTricks } from "../http/fast/index.js";
-import type { ConnectionLimits } from "../http/http-server.js";
-import type { InputLimits } from "../http/input-limits.js";
+import type { InputLimits } from "../http/input/limits.js";
+import type { ConnectionLimits } from "../http/server/http-server.js";
 import type { StateSyncMode } from "../persistence/state-writer.js";
 import type { Clock } from "../platform/clock.js";
 

@@ -3,8 +3,8 @@ import { type DocumentProblem, describeProblem } from "../platform/documents.js"
 /**
  * The service's error vocabulary and the errors the domain raises. Every error's status and message text is
  * written once, in ERRORS below (stripe-mock keeps its messages in one block the same way); the factories beside
- * each condition (here, in a resource's own errors.ts, and the HTTP layer's http/errors.ts) add the `details`.
- * The wire form of an error is written by one function, errorBody() in http/errors.ts.
+ * each condition (here, in a resource's own errors.ts, and the HTTP layer's http/errors/http-errors.ts) add the `details`.
+ * The wire form of an error is written by one function, errorBody() in http/errors/http-errors.ts.
  */
 export const ERRORS = {
   bad_request: [400, "Bad request"],

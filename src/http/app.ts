@@ -11,15 +11,15 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
-import { type CorsOrigins, cors } from "./cors.js";
-import { credentialsOf } from "./credentials.js";
-import { errorHandler, unknownRoute } from "./error-handler.js";
+import { type CorsOrigins, cors } from "./entrance/cors.js";
+import { requestLog, startRequestLog } from "./entrance/request-log.js";
+import { type ChangeSink, changeTracking } from "./entrance/track-changes.js";
+import { errorHandler, unknownRoute } from "./errors/error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
-import type { InputLimits } from "./input-limits.js";
+import type { InputLimits } from "./input/limits.js";
 import { useJsonAnswers } from "./json-response.js";
-import { mountOperations } from "./operation-routes.js";
-import { requestLog, startRequestLog } from "./request-log.js";
-import { type ChangeSink, changeTracking } from "./track-changes.js";
+import { credentialsOf } from "./operations/credentials.js";
+import { mountOperations } from "./operations/mount.js";
 import { trafficMiddleware } from "./traffic/traffic.js";
 import { uiRouter } from "./ui.js";
 
@@ -167,7 +167,7 @@ function seededRequestIds(registry: ProjectRegistry): (req: Request) => string {
  */
 export function baseApp(
   deps: Pick<AppConfig, "logger" | "trustProxy" | "inputLimits" | "speedTricks"> & {
-    /** Makes each request's id; the pooled CSPRNG when absent (see request-log.ts). */
+    /** Makes each request's id; the pooled CSPRNG when absent (see entrance/request-log.ts). */
     requestIds?: (req: Request) => string;
     logRequests?: boolean;
   },
@@ -178,7 +178,7 @@ export function baseApp(
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", deps.trustProxy);
-  // Read by every body parser of the app (http/body.ts), rather than threaded through each router.
+  // Read by every body parser of the app (http/input/body.ts), rather than threaded through each router.
   app.locals.inputLimits = deps.inputLimits;
   // The service has no conditional requests: an `If-None-Match: *` must not turn an answer into an empty 304.
   Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });

@@ -1,5 +1,5 @@
 import type { IRouter, RequestHandler } from "express";
-import { methodNotAllowed } from "./errors.js";
+import { methodNotAllowed } from "./errors/http-errors.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import express, { type Router } from "express";
-import { routeNotFound } from "./errors.js";
+import { routeNotFound } from "./errors/http-errors.js";
 
 /** The dashboard's files, beside src/ and dist/ alike (`ui/` at the package's root, shipped as they are). */
 export const UI_DIR = fileURLToPath(new URL("../../ui/", import.meta.url));

@@ -4,9 +4,9 @@ import { createKey } from "../../src/domain/auth/keys.js";
 import { issueToken } from "../../src/domain/auth/tokens.js";
 import { ApiError } from "../../src/domain/errors.js";
 import type { Project } from "../../src/domain/projects/project.js";
-import { type CredentialHeaders, credentialsFromHeaders } from "../../src/http/credentials.js";
-import { errorBody } from "../../src/http/errors.js";
-import { OPERATIONS, type OperationName, operation } from "../../src/http/operations.js";
+import { errorBody } from "../../src/http/errors/http-errors.js";
+import { type CredentialHeaders, credentialsFromHeaders } from "../../src/http/operations/credentials.js";
+import { OPERATIONS, type OperationName, operation } from "../../src/http/operations/table.js";
 import { buildWorld, type World } from "../helpers/world.js";
 
 /**

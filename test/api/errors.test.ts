@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
-import { requireAuth } from "../../src/http/authenticate.js";
-import { jsonBody } from "../../src/http/body.js";
 import { getInput } from "../../src/http/context.js";
-import { operation } from "../../src/http/operations.js";
-import { validate } from "../../src/http/validate.js";
+import { jsonBody } from "../../src/http/input/body.js";
+import { validate } from "../../src/http/input/validate.js";
+import { requireAuth } from "../../src/http/operations/authenticate.js";
+import { operation } from "../../src/http/operations/table.js";
 import { expectError, send } from "../helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import { needsContract } from "../helpers/contract-skips.js";
 import { expectError, send } from "../helpers/http.js";
 import { loadVendorOperations } from "../helpers/vendor-operations.js";

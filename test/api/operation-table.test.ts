@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { scenarios } from "../../bench/scenarios.js";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
-import { mountOperations } from "../../src/http/operation-routes.js";
-import { expressPath, OPERATIONS, type Operation } from "../../src/http/operations.js";
+import { mountOperations } from "../../src/http/operations/mount.js";
+import { expressPath, OPERATIONS, type Operation } from "../../src/http/operations/table.js";
 import { operationCases } from "../fuzz/operations.js";
 import { operationFor } from "../helpers/contract.js";
 import { needsContract } from "../helpers/contract-skips.js";
@@ -12,7 +12,7 @@ import { send } from "../helpers/http.js";
 import { buildWorld } from "../helpers/world.js";
 
 /**
- * The operation table (src/http/operations.ts) is the one place an operation is declared: every row must be
+ * The operation table (src/http/operations/table.ts) is the one place an operation is declared: every row must be
  * routed, authenticated before anything else, fuzzed and benchmarked. A row that one of them misses fails here.
  */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import type { RunningServer } from "../../src/index.js";
 import { closedPort } from "../helpers/receiver.js";
 import {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import { control } from "../helpers/control.js";
 import { buildWorld } from "../helpers/world.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { projectDefaultsOf } from "../../src/config/project-defaults.js";
 import { ConfigError, DEFAULTS, readConfig } from "../../src/config/settings.js";
-import type { OperationName } from "../../src/http/operations.js";
-import { OPERATIONS } from "../../src/http/operations.js";
+import type { OperationName } from "../../src/http/operations/table.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import { expectError, send } from "../helpers/http.js";
 import { v2Headers } from "../helpers/v2.js";
 import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attribute } from "../../src/domain/auth/attribution.js";
-import { credentialsFromHeaders } from "../../src/http/credentials.js";
+import { credentialsFromHeaders } from "../../src/http/operations/credentials.js";
 import { buildWorld } from "../helpers/world.js";
 
 describe("attribution", () => {

@@ -8,8 +8,8 @@ import { Project } from "../../src/domain/projects/project.js";
 import { COLLECTIONS, type ProjectDocument } from "../../src/domain/projects/project-document.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import { parseProjectDocument, replaceProjectState } from "../../src/domain/projects/state-import.js";
-import { credentialsFromHeaders } from "../../src/http/credentials.js";
-import { operation } from "../../src/http/operations.js";
+import { credentialsFromHeaders } from "../../src/http/operations/credentials.js";
+import { operation } from "../../src/http/operations/table.js";
 import { buildWorld, type World } from "../helpers/world.js";
 
 /** Export, validate as an import would, build a project from it, export again. */

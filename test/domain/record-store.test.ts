@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
 import { RecordStore } from "../../src/domain/record-store.js";
-import { errorBody } from "../../src/http/errors.js";
+import { errorBody } from "../../src/http/errors/http-errors.js";
 
 interface Card {
   id: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compilePathPattern, methodMatches } from "../../src/domain/shared/path-pattern.js";
+import { faultRefusals } from "../../src/domain/projects/project.js";
 import { type FaultAction, FaultRules } from "../../src/emulation/faults/fault-rules.js";
+import { compilePathPattern, methodMatches } from "../../src/emulation/path-pattern.js";
 import { faultInputSchema } from "../../src/http/control/fault-input.js";
 
 /**
@@ -17,7 +18,7 @@ function spec(method: string, path: string, times?: number) {
 
 describe("fault rules: the index", () => {
   it("the first added of the matching rules wins, whichever kind each is", () => {
-    const rules = new FaultRules();
+    const rules = new FaultRules(faultRefusals);
     const anyPattern = rules.add(spec("*", "/v1/**", 1), "t", LIMIT);
     const exact = rules.add(spec("GET", "/v1/locations/x"), "t", LIMIT);
     const anyMethod = rules.add(spec("*", "/v1/locations/x"), "t", LIMIT);
@@ -63,7 +64,7 @@ describe("fault rules: the index", () => {
       "/v1/locations/a/b",
     ];
 
-    const rules = new FaultRules();
+    const rules = new FaultRules(faultRefusals);
     // The reference: every rule in order, scanned.
     const reference: {
       id: string;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { faultRefusals } from "../../src/domain/projects/project.js";
 import { FaultRules } from "../../src/emulation/faults/fault-rules.js";
 import { faultInputSchema } from "../../src/http/control/fault-input.js";
 
 describe("FaultRules", () => {
   it("the first matching rule is taken and retires after its last match", () => {
-    const rules = new FaultRules();
+    const rules = new FaultRules(faultRefusals);
     const once = rules.add(faultInputSchema.parse({ path: "/v1/**", action: "drop", times: 1 }), "t", 10);
     const always = rules.add(
       faultInputSchema.parse({ method: "get", path: "/v1/{x}", action: "delay", latency_ms: 5 }),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { issueToken } from "../../src/domain/auth/tokens.js";
 import type { ProjectDocument } from "../../src/domain/projects/project-document.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
-import { realOperationsFor } from "../../src/http/real-operations.js";
+import { realOperationsFor } from "../../src/http/operations/real-operations.js";
 import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { assertErrorBody, validateAny } from "../helpers/contract.js";
@@ -162,7 +162,7 @@ export function useFuzzWorld(options: Partial<StartOptions> = {}): {
   };
 }
 
-/** Keys of the answers the HTTP server gives before routing (src/http/http-server.ts), and the path decoder's. */
+/** Keys of the answers the HTTP server gives before routing (src/http/server/http-server.ts), and the path decoder's. */
 const PRE_ROUTING_KEYS = new Set([
   "bad_request",
   "request_timeout",

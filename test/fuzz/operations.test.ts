@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { OperationName } from "../../src/http/operations.js";
+import type { OperationName } from "../../src/http/operations/table.js";
 import {
   FUZZ_RUNS,
   FUZZ_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { OPERATIONS, type OperationName, operation } from "../../src/http/operations.js";
+import { OPERATIONS, type OperationName, operation } from "../../src/http/operations/table.js";
 import type { RawRequest } from "../helpers/raw-http.js";
 import { hostileObject, hostileString } from "./json.js";
 import { eventsBody, jsonText, membersBody, tierBody, tokenForm } from "./operation-bodies.js";

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { Project } from "../../src/domain/projects/project.js";
 import type { Notification } from "../../src/domain/webhooks/notification.js";
-import { type OperationName, operation } from "../../src/http/operations.js";
+import { type OperationName, operation } from "../../src/http/operations/table.js";
 import { validateResponse } from "./contract.js";
 import { validateWebhookData } from "./webhook-contract.js";
 import type { World } from "./world.js";

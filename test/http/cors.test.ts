@@ -1,7 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { ConfigError, readConfig } from "../../src/config/settings.js";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import { createApp } from "../../src/index.js";
 import { send } from "../helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";

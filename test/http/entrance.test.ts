@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config/settings.js";
-import { createHttpServer } from "../../src/http/http-server.js";
+import { createHttpServer } from "../../src/http/server/http-server.js";
 import { useServer } from "../helpers/listen.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 

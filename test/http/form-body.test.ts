@@ -2,7 +2,7 @@ import type { Express } from "express";
 import fc from "fast-check";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { FORM_FIELD_LIMIT } from "../../src/http/body.js";
+import { FORM_FIELD_LIMIT } from "../../src/http/input/body.js";
 import { validateAny } from "../helpers/contract.js";
 import { NO_TRICKS, SPEED_TRICK_VARIANTS } from "../helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";

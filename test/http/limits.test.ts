@@ -1,7 +1,7 @@
 import type { Express } from "express";
 import { describe, expect, it } from "vitest";
 import { exportProject } from "../../src/domain/projects/state-export.js";
-import type { InputLimits } from "../../src/http/input-limits.js";
+import type { InputLimits } from "../../src/http/input/limits.js";
 import { createApp, createRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { expectError, send } from "../helpers/http.js";

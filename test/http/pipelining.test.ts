@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PIPELINE_QUEUE } from "../../src/http/fair-turns.js";
+import { PIPELINE_QUEUE } from "../../src/http/server/fair-turns.js";
 import { createApp, createHttpServer, createRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { defaultDocuments } from "../helpers/world.js";

@@ -4,7 +4,7 @@ import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config/settings.js";
-import { trackChanges } from "../../src/http/track-changes.js";
+import { trackChanges } from "../../src/http/entrance/track-changes.js";
 import type { RunningServer } from "../../src/index.js";
 import { loadState } from "../../src/persistence/load-state.js";
 import { type SavedProject, StateFileError } from "../../src/persistence/state-file.js";

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import type { OperationName } from "../../http/operations.js";
+import type { OperationName } from "../../http/operations/table.js";
 import { VerifyConfigError } from "./config.js";
 import type { Normalized } from "./normalize.js";
 import type { RunInputs, StepRequest } from "./scenario.js";

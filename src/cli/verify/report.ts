@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { OperationName } from "../../http/operations.js";
+import type { OperationName } from "../../http/operations/table.js";
 import type { Difference } from "./compare.js";
 
 /**

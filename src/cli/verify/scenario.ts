@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { OperationName } from "../../http/operations.js";
+import type { OperationName } from "../../http/operations/table.js";
 import type { Objects } from "./config.js";
 
 /**

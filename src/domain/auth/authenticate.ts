@@ -9,7 +9,7 @@ import { type TokenRecord, tokenState } from "./token-store.js";
 /** An access token as the transport read it from a header, or word that the header did not hold one. */
 export type PresentedToken = { value: string } | { malformed: true };
 
-/** The credentials a request carried, as the HTTP layer read them (http/credentials.ts), and where it came from. */
+/** The credentials a request carried, as the HTTP layer read them (http/operations/credentials.ts), and where it came from. */
 export interface Credentials {
   appId?: string | undefined;
   appToken?: string | undefined;

@@ -1,15 +1,23 @@
-import { FaultRules } from "../../emulation/faults/fault-rules.js";
+import { type FaultRefusals, FaultRules } from "../../emulation/faults/fault-rules.js";
 import { RequestJournal } from "../../emulation/journal/journal.js";
 import { RateLimiter } from "../../emulation/rate-limiter.js";
 import type { Clock } from "../../platform/clock.js";
 import { ProjectClock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type IdSource, randomIds } from "../../platform/ids.js";
+import { CAP_VARIABLES } from "../caps.js";
+import { limitExceeded, notFound } from "../errors.js";
 import type { KeySet } from "../record-store.js";
 import { Outbox } from "../webhooks/outbox.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
 import { buildStores, type ProjectStores, watchStores } from "./stores.js";
+
+/** How a project's fault rules refuse: an unknown rule id is 404, one rule past the cap 409 (domain/caps.ts). */
+export const faultRefusals: FaultRefusals = {
+  notFound: (id) => notFound("fault", id),
+  full: (limit) => limitExceeded("The project", "fault rules", limit, CAP_VARIABLES.faultsPerProject),
+};
 
 /**
  * One tenant: every resource the emulator keeps belongs to exactly one project, held in that project's stores,
@@ -51,7 +59,7 @@ export class Project {
    * and no project can reach another's: the request journal, the fault rules and the API call budget.
    */
   readonly journal = new RequestJournal(0);
-  readonly faults = new FaultRules();
+  readonly faults = new FaultRules(faultRefusals);
   readonly rateLimiter = new RateLimiter();
   /** The webhook deliveries made for this project's notifications (the audit log's "webhook send outs"). */
   readonly outbox = new Outbox();

@@ -1,5 +1,4 @@
-import { CAP_VARIABLES } from "../../domain/caps.js";
-import { type ApiError, limitExceeded, notFound } from "../../domain/errors.js";
+import { STATUS_CODES } from "node:http";
 import { type IdSource, randomIds } from "../../platform/ids.js";
 import { RuleIndex } from "./rule-index.js";
 
@@ -12,9 +11,14 @@ import { RuleIndex } from "./rule-index.js";
 export const FAULT_ACTIONS = ["error", "delay", "drop", "truncate"] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 
+/** The key the real service would use for a status: the reason phrase in snake case (503: service_unavailable). */
+export function statusKey(status: number): string {
+  return (STATUS_CODES[status] ?? "error").toLowerCase().replace(/[^a-z0-9]+/g, "_");
+}
+
 /**
  * A rule as the control API hands it over, already checked and with its error answer completed (status key and
- * message filled in by the HTTP layer, which knows HTTP's reason phrases: http/control/fault-input.ts).
+ * message filled in by the control API's input, http/control/fault-input.ts).
  */
 export interface FaultSpec {
   method: string;
@@ -36,8 +40,15 @@ export interface Fault extends FaultSpec {
   created_at: string;
 }
 
-function faultNotFound(id: string): ApiError {
-  return notFound("fault", id);
+/**
+ * How the rules refuse, in the service's words: the project that holds them says (domain/projects/project.ts), as
+ * the machinery sits under the domain and knows none of its errors.
+ */
+export interface FaultRefusals {
+  /** No rule has this id. */
+  notFound(id: string): Error;
+  /** The project holds `limit` rules, its most. */
+  full(limit: number): Error;
 }
 
 /**
@@ -47,11 +58,15 @@ function faultNotFound(id: string): ApiError {
  */
 export class FaultRules {
   readonly #rules = new RuleIndex<Fault>();
+  readonly #refusals: FaultRefusals;
+
+  constructor(refusals: FaultRefusals) {
+    this.#refusals = refusals;
+  }
 
   /** Adds a rule within the project's cap on rules; refused (changing nothing) when the project holds its most. */
   add(spec: FaultSpec, nowIso: string, limit: number, ids: IdSource = randomIds): Fault {
-    if (this.#rules.size >= limit)
-      throw limitExceeded("The project", "fault rules", limit, CAP_VARIABLES.faultsPerProject);
+    if (this.#rules.size >= limit) throw this.#refusals.full(limit);
     const fault: Fault = {
       ...spec,
       id: ids.v2Id("flt"),
@@ -86,13 +101,13 @@ export class FaultRules {
 
   get(id: string): Fault {
     const fault = this.#rules.get(id);
-    if (!fault) throw faultNotFound(id);
+    if (!fault) throw this.#refusals.notFound(id);
     return { ...fault };
   }
 
   remove(id: string): Fault {
     const fault = this.#rules.remove(id);
-    if (!fault) throw faultNotFound(id);
+    if (!fault) throw this.#refusals.notFound(id);
     return fault;
   }
 

@@ -1,4 +1,4 @@
-import { compilePathPattern, isPathPattern, type PathMatcher } from "../../domain/shared/path-pattern.js";
+import { compilePathPattern, isPathPattern, type PathMatcher } from "../path-pattern.js";
 
 interface Entry<R> {
   rule: R;

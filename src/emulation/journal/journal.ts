@@ -1,4 +1,4 @@
-import { compilePathPattern, type PathMatcher } from "../../domain/shared/path-pattern.js";
+import { compilePathPattern, type PathMatcher } from "../path-pattern.js";
 import { Ring } from "./ring.js";
 
 /** One request a project received, as the control API shows it (secrets already redacted). */

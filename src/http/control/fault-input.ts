@@ -1,18 +1,13 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { methodSchema, pathPatternSchema } from "../../domain/shared/path-pattern.js";
 import { freeObject } from "../../domain/shared/schema-parts.js";
-import { FAULT_ACTIONS, type FaultSpec } from "../../emulation/faults/fault-rules.js";
+import { FAULT_ACTIONS, type FaultSpec, statusKey } from "../../emulation/faults/fault-rules.js";
+import { methodSchema, pathPatternSchema } from "../../emulation/path-pattern.js";
 
 /**
  * What the control API accepts as a fault rule. The header grammar and HTTP's reason phrases are the transport's
- * business, so they live here; the domain keeps the rules and their matching (emulation/faults/fault-rules.ts).
+ * business, so they live here; the emulation keeps the rules and their matching (emulation/faults/fault-rules.ts).
  */
-
-/** The key the real service would use for a status: the reason phrase in snake case (503: service_unavailable). */
-export function statusKey(status: number): string {
-  return (STATUS_CODES[status] ?? "error").toLowerCase().replace(/[^a-z0-9]+/g, "_");
-}
 
 function completeError(
   status: number,

@@ -1,5 +1,5 @@
 import { ZodError, type z } from "zod";
-import { InputError } from "../errors.js";
+import { InputError } from "../errors/http-errors.js";
 
 /**
  * Parses a body with a schema chosen after looking at it (POST /projects: a template request or a document),

@@ -1,8 +1,8 @@
 import type { RequestHandler, Router } from "express";
 import { z } from "zod";
-import { jsonBody } from "../body.js";
-import { InputError, methodNotAllowed } from "../errors.js";
-import { streamedJsonBody } from "../streamed-json.js";
+import { InputError, methodNotAllowed } from "../errors/http-errors.js";
+import { jsonBody } from "../input/body.js";
+import { streamedJsonBody } from "../input/streamed-json.js";
 import type { ControlDeps } from "./deps.js";
 import { type ControlRoute, paramsOf } from "./route-table.js";
 import { DEFAULT_STATE_BODY_LIMIT } from "./state.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATIONS, type OperationName } from "../operations.js";
+import { OPERATIONS, type OperationName } from "../operations/table.js";
 import { listSchema } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { listOf } from "./shapes.js";

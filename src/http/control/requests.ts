@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pathPatternSchema } from "../../domain/shared/path-pattern.js";
+import { pathPatternSchema } from "../../emulation/path-pattern.js";
 import { clearedAnswer, journalEntryAnswer, listSchema } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { listOf } from "./shapes.js";

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { routeNotFound } from "../errors.js";
+import { routeNotFound } from "../errors/http-errors.js";
 import { requireAdminToken } from "./admin-token.js";
 import type { ControlDeps } from "./deps.js";
 import { announceControlChanges } from "./feed.js";

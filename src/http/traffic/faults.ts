@@ -1,9 +1,8 @@
 import type { Request, Response } from "express";
 import { ApiError } from "../../domain/errors.js";
-import type { Fault } from "../../emulation/faults/fault-rules.js";
+import { type Fault, statusKey } from "../../emulation/faults/fault-rules.js";
 import { requestIdOf } from "../context.js";
-import { statusKey } from "../control/fault-input.js";
-import { sendError } from "../error-handler.js";
+import { sendError } from "../errors/error-handler.js";
 
 /** The error a fault of action `error` answers with (the control API completed its key and message). */
 function faultError(fault: Fault): ApiError {

@@ -2,9 +2,9 @@ import type { Request, Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { JournalEntry, JournalRecord } from "../../emulation/journal/journal.js";
-import { hasBody } from "../body.js";
 import { requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
+import { hasBody } from "../input/body.js";
 import { sentJson } from "../json-response.js";
 import { redactBody, redactHeaders } from "./redact.js";
 

@@ -3,7 +3,7 @@ import { attribute } from "../../domain/auth/attribution.js";
 import { apiLimitReached } from "../../domain/errors.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
-import { credentialsOf } from "../credentials.js";
+import { credentialsOf } from "../operations/credentials.js";
 import { playFault } from "./faults.js";
 import { type EntryNotes, journalRequest, pathOf } from "./journal.js";
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { z } from "zod";
-import { setInput } from "./context.js";
-import { InputError } from "./errors.js";
+import { setInput } from "../context.js";
+import { InputError } from "../errors/http-errors.js";
 
 /**
  * Parses a route's input once, at the edge, with the operation's zod schema: `{ params, body }`. The parsed

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { AuthContext, AuthPolicy } from "../domain/auth/authenticate.js";
-import { issueToken } from "../domain/auth/tokens.js";
-import { eventResponse, trackEvent, trackEventBodySchema } from "../domain/events/track-event.js";
-import { deleteIncentive } from "../domain/incentives/delete-incentive.js";
-import { assignCard, assignCardBodySchema } from "../domain/members/assign-card.js";
-import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { hexId } from "../domain/shared/schema-parts.js";
-import { createTier, createTierBodySchema } from "../domain/tiers/create-tier.js";
-import { voucherResponse } from "../domain/vouchers/voucher-view.js";
-import type { Notify } from "../domain/webhooks/notification.js";
+import type { AuthContext, AuthPolicy } from "../../domain/auth/authenticate.js";
+import { issueToken } from "../../domain/auth/tokens.js";
+import { eventResponse, trackEvent, trackEventBodySchema } from "../../domain/events/track-event.js";
+import { deleteIncentive } from "../../domain/incentives/delete-incentive.js";
+import { assignCard, assignCardBodySchema } from "../../domain/members/assign-card.js";
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { hexId } from "../../domain/shared/schema-parts.js";
+import { createTier, createTierBodySchema } from "../../domain/tiers/create-tier.js";
+import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
+import type { Notify } from "../../domain/webhooks/notification.js";
 
 /**
  * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
-import { requestIdOf } from "./context.js";
-import { errorBody, stateNotSaved } from "./errors.js";
+import { requestIdOf } from "../context.js";
+import { errorBody, stateNotSaved } from "../errors/http-errors.js";
 
 /** Where the app reports changes: the state writer, seen from the HTTP layer. */
 export interface ChangeSink {

@@ -4,9 +4,9 @@ import {
   type AuthPolicy,
   authenticate,
   stillAuthenticated,
-} from "../domain/auth/authenticate.js";
-import type { ProjectRegistry } from "../domain/projects/registry.js";
-import { setAuth } from "./context.js";
+} from "../../domain/auth/authenticate.js";
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { setAuth } from "../context.js";
 import { credentialsOf } from "./credentials.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { requestId } from "../platform/ids.js";
+import { requestId } from "../../platform/ids.js";
 
 declare module "http" {
   interface IncomingMessage {

@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { ZodError } from "zod";
-import { ApiError, invalidPayload } from "../domain/errors.js";
-import { describeIssue } from "../platform/validation-messages.js";
-import { FORM_FIELD_LIMIT } from "./body.js";
-import { requestIdOf } from "./context.js";
+import { ApiError, invalidPayload } from "../../domain/errors.js";
+import { describeIssue } from "../../platform/validation-messages.js";
+import { requestIdOf } from "../context.js";
+import { FORM_FIELD_LIMIT } from "../input/body.js";
+import { realOperationsFor } from "../operations/real-operations.js";
 import {
   errorBody,
   fromHttpStatus,
@@ -13,8 +14,7 @@ import {
   payloadTooLarge,
   routeNotFound,
   tooManyFormFields,
-} from "./errors.js";
-import { realOperationsFor } from "./real-operations.js";
+} from "./http-errors.js";
 
 interface HttpError extends Error {
   status?: number;

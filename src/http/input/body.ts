@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
-import { invalidPayload } from "../domain/errors.js";
-import { unsupportedMediaType } from "./errors.js";
-import { readFormBody, readJsonBody } from "./fast/index.js";
-import { checkInputLimits, enforceInputLimits } from "./input-limits.js";
+import { invalidPayload } from "../../domain/errors.js";
+import { unsupportedMediaType } from "../errors/http-errors.js";
+import { readFormBody, readJsonBody } from "../fast/index.js";
+import { checkInputLimits, enforceInputLimits } from "./limits.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import { invalidPayload } from "../domain/errors.js";
-import { propertyPath } from "../platform/validation-messages.js";
+import { invalidPayload } from "../../domain/errors.js";
+import { propertyPath } from "../../platform/validation-messages.js";
 
 /**
  * Limits on the shape of a parsed body, beyond its size in bytes. The JSON parser has no depth limit, and a body

@@ -1,16 +1,16 @@
 import type { IRouter, RequestHandler } from "express";
-import type { AuthContext } from "../domain/auth/authenticate.js";
-import type { ProjectRegistry } from "../domain/projects/registry.js";
-import type { NotificationCause } from "../domain/webhooks/envelope.js";
-import type { Notify } from "../domain/webhooks/notification.js";
+import type { AuthContext } from "../../domain/auth/authenticate.js";
+import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import type { NotificationCause } from "../../domain/webhooks/envelope.js";
+import type { Notify } from "../../domain/webhooks/notification.js";
+import { getInput, recheckedAuth, requestIdOf } from "../context.js";
+import { notAcceptable, notEmulated } from "../errors/http-errors.js";
+import { formBody, jsonBody } from "../input/body.js";
+import { validate } from "../input/validate.js";
+import { type Method, route } from "../route.js";
 import { requireAuth } from "./authenticate.js";
-import { formBody, jsonBody } from "./body.js";
-import { getInput, recheckedAuth, requestIdOf } from "./context.js";
-import { notAcceptable, notEmulated } from "./errors.js";
-import { expressPath, OPERATIONS, type Operation } from "./operations.js";
 import { realOperationsFor } from "./real-operations.js";
-import { type Method, route } from "./route.js";
-import { validate } from "./validate.js";
+import { expressPath, OPERATIONS, type Operation } from "./table.js";
 
 /**
  * 406 for an Accept that rules JSON out (errors.mdx: "In most cases the only available response format is

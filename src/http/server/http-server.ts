@@ -9,12 +9,18 @@ import {
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import type { ApiError } from "../domain/errors.js";
-import { requestId } from "../platform/ids.js";
-import { silentLogger } from "../platform/logger.js";
-import { badHttpRequest, errorBody, expectationFailed, headersTooLarge, requestTimeout } from "./errors.js";
+import type { ApiError } from "../../domain/errors.js";
+import { requestId } from "../../platform/ids.js";
+import { silentLogger } from "../../platform/logger.js";
+import {
+  badHttpRequest,
+  errorBody,
+  expectationFailed,
+  headersTooLarge,
+  requestTimeout,
+} from "../errors/http-errors.js";
+import { messageClassesFor } from "../fast/index.js";
 import { fairTurns } from "./fair-turns.js";
-import { messageClassesFor } from "./fast/index.js";
 import { cutStalledWriters } from "./write-timeout.js";
 
 /**

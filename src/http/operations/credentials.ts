@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import type { Credentials, PresentedToken } from "../domain/auth/authenticate.js";
+import type { Credentials, PresentedToken } from "../../domain/auth/authenticate.js";
 
 /**
  * Reading credentials off a request: the headers, and the access token out of `Authorization: Bearer <token>`

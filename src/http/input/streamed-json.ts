@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
-import { JsonPieces } from "../platform/json-pieces.js";
+import { JsonPieces } from "../../platform/json-pieces.js";
 import { hasBody, jsonBody } from "./body.js";
-import { enforceInputLimits } from "./input-limits.js";
+import { enforceInputLimits } from "./limits.js";
 
 /**
  * A JSON body read as it arrives, for the state import: an export of a big project is tens of megabytes, and

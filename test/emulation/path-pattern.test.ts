@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compilePathPattern } from "../../src/domain/shared/path-pattern.js";
+import { compilePathPattern } from "../../src/emulation/path-pattern.js";
 import { FUZZ_SEED } from "../fuzz/harness.js";
 
 /** The regular expression the patterns used to compile to: right, but exponential on near misses. */

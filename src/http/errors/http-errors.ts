@@ -1,6 +1,6 @@
 import type { ZodError } from "zod";
-import { ApiError, apiError, ERRORS } from "../domain/errors.js";
-import type { RealOperation } from "./real-operations.js";
+import { ApiError, apiError, ERRORS } from "../../domain/errors.js";
+import type { RealOperation } from "../operations/real-operations.js";
 
 /**
  * The errors only the HTTP layer meets (a path or method the API lacks, a body or head it cannot read, a client
