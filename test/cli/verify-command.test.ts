@@ -24,6 +24,12 @@ describe("loyalty-mock verify: the command line", () => {
       mock: "http://m:1",
       allowWrites: true,
     });
+    expect(parseCommandLine(["verify", "--replay", "r.json", "--max-answer-bytes", "65536"])).toEqual({
+      command: "verify",
+      replay: "r.json",
+      allowWrites: false,
+      maxAnswerBytes: 65536,
+    });
     expect(parseCommandLine(["verify", "--replay", "r.json"])).toEqual({
       command: "verify",
       replay: "r.json",
@@ -42,6 +48,14 @@ describe("loyalty-mock verify: the command line", () => {
       'verify: invalid value for --mock: "ftp://x"; expected an http:// URL',
     ],
     [["--config", "a", "--target", "x"], "verify: Unknown option '--target'"],
+    [
+      ["--config", "a", "--mock", "http://me:pw@127.0.0.1:3000"],
+      "verify: invalid value for --mock: must not hold a user name or password (user:pw@)",
+    ],
+    ...["0", "1e6", "5.5", "268435457", "8MiB"].map((value) => [
+      ["--config", "a", "--max-answer-bytes", value],
+      `verify: invalid value for --max-answer-bytes: "${value}"; expected a whole number of bytes from 1 to 268435456 (default 8388608)`,
+    ]),
   ])("%j is a usage error (exit 2)", (args, message) => {
     expect(() => parseCommandLine(["verify", ...args])).toThrow(UsageError);
     expect(() => parseCommandLine(["verify", ...args])).toThrow(message);

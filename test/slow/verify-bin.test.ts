@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 import { join } from "node:path";
+import { createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/index.js";
+import { startHostile, stream } from "../cli/hostile-target.js";
 import { SECRETS, startTarget, tempDir, writeConfig } from "../cli/verify-helpers.js";
 import { build, launch, ROOT } from "../helpers/process.js";
 
@@ -13,8 +16,8 @@ import { build, launch, ROOT } from "../helpers/process.js";
 const MAIN = join(ROOT, "dist", "main.js");
 const ENV = { LOYALTY_MOCK_VERIFY_APP_ID: SECRETS.appId, LOYALTY_MOCK_VERIFY_APP_TOKEN: SECRETS.appToken };
 
-async function bin(args: string[], env: Record<string, string> = {}) {
-  const run = launch("node", [MAIN, ...args], env);
+async function bin(args: string[], env: Record<string, string> = {}, node: string[] = []) {
+  const run = launch("node", [...node, MAIN, ...args], env);
   const { code } = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
@@ -76,6 +79,48 @@ describe("the loyalty-mock verify bin", () => {
     outputs.push(gone.stdout, gone.stderr);
     expect(gone.code).toBe(3);
     expect(gone.stderr).toMatch(/^loyalty-mock verify: stopped: http:\/\/127\.0\.0\.1:1 did not answer POST/);
+  });
+
+  it.each<[string, (res: ServerResponse) => void, string]>([
+    [
+      "1 GB of JSON",
+      (res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        stream(res, Buffer.from(`"${"x".repeat(65_534)}"`), 1024 * 1024 * 1024);
+      },
+      "is more than 8388608 bytes",
+    ],
+    [
+      "an answer without end",
+      (res) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        stream(res, Buffer.alloc(65_536, "y"));
+      },
+      "is more than 8388608 bytes",
+    ],
+    [
+      "a gzip inflating without end",
+      (res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        const gzip = createGzip();
+        gzip.pipe(res);
+        stream(gzip as unknown as ServerResponse, Buffer.alloc(1024 * 1024));
+      },
+      "decodes to more than 8388608 bytes",
+    ],
+  ])("%s on a heap of 96 MB: exit 3 within seconds, saying why", async (_case, send, reason) => {
+    const hostile = await startHostile(undefined, (_req, res) => send(res));
+    try {
+      const started = Date.now();
+      const config = writeConfig(temp.dir, hostile.url, { secretsInFile: false });
+      const ran = await bin(["verify", "--config", config], ENV, ["--max-old-space-size=96"]);
+      outputs.push(ran.stdout, ran.stderr);
+      expect(ran.code).toBe(3);
+      expect(ran.stderr).toContain(`stopped: the answer to POST /v1/oauth/token ${reason}`);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await hostile.close();
+    }
   });
 
   it("no secret in any output or file (the configs here leave them to the environment)", () => {

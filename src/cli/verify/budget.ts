@@ -1,3 +1,5 @@
+import { TargetUnusable } from "./read-answer.js";
+
 /**
  * The target's call budget. A sandbox project allows 100 API calls an hour, shared with whatever else uses it; a
  * run makes fewer than 40. Each answer's `X-Rate-Limit-Remaining` says what is left, and the run stops, saying so,
@@ -6,7 +8,7 @@
 const MAX_CALLS = 40;
 
 /** The budget cannot carry the run to its end (or the target refused with 429): exit 3. */
-export class BudgetExhausted extends Error {
+export class BudgetExhausted extends TargetUnusable {
   override name = "BudgetExhausted";
 }
 

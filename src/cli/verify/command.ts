@@ -1,5 +1,7 @@
 import { type Command, HELP, helpOf, parseFlags } from "../flags.js";
 import { UsageError } from "../usage-error.js";
+import { baseUrlProblem } from "./config.js";
+import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "./read-answer.js";
 
 /** `loyalty-mock verify`: its flags, checked before anything is read or called (a wrong one is exit 2). */
 export interface VerifyCommand {
@@ -10,12 +12,25 @@ export interface VerifyCommand {
   json?: string;
   mock?: string;
   allowWrites: boolean;
+  /** The most bytes one answer may be, as sent and as decoded (8 MiB unless given). */
+  maxAnswerBytes?: number;
+}
+
+function answerBytes(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const bytes = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(bytes >= 1 && bytes <= MOST_ANSWER_BYTES))
+    throw new UsageError(
+      `verify: invalid value for --max-answer-bytes: ${JSON.stringify(text)}; expected a whole number of bytes from 1 to ${MOST_ANSWER_BYTES} (default ${DEFAULT_MAX_ANSWER_BYTES})`,
+      VERIFY,
+    );
+  return bytes;
 }
 
 export const VERIFY: Command = {
   name: "verify",
   usage: [
-    "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>] [--allow-writes]",
+    "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>] [--allow-writes] [--max-answer-bytes <n>]",
   ],
   about:
     "Runs one scripted scenario of all six operations against the target of the config (your sandbox project)\n" +
@@ -42,12 +57,19 @@ export const VERIFY: Command = {
       name: "allow-writes",
       help: "run the steps that write to the target (a card, an event, a tier, a delete)",
     },
+    {
+      name: "max-answer-bytes",
+      value: "<n>",
+      help: `the most bytes one answer may be, as sent and decoded (default ${DEFAULT_MAX_ANSWER_BYTES}, 8 MiB)`,
+    },
     HELP,
   ],
   more: [
     "The key pair comes from LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN (or the config's target).",
-    "Exit status: 0 every step matched, 1 a step differed, 2 a usage or config error, 3 the target did not answer",
-    "or its call budget ran out.",
+    "The target is not trusted: no redirect is followed, secrets are masked wherever they appear, files are 0600.",
+    "Exit status: 0 every step matched, 1 a step differed, 2 a usage or config error (a path that cannot be",
+    "written, a run that compared nothing), 3 the target unusable (no answer, its call budget used up, a redirected",
+    "token request, an answer too large or too deep).",
   ],
   examples: [
     "loyalty-mock verify --config verify.json --allow-writes --record verify.recording.json",
@@ -72,6 +94,11 @@ export function parseVerify(args: readonly string[]): VerifyCommand | { command:
       `verify: invalid value for --mock: ${JSON.stringify(mock)}; expected an http:// URL, as in --mock http://127.0.0.1:3000`,
       VERIFY,
     );
+  const mockProblem = mock === undefined ? undefined : baseUrlProblem(mock);
+  // The address is not repeated: it may hold a password.
+  if (mockProblem !== undefined)
+    throw new UsageError(`verify: invalid value for --mock: ${mockProblem}`, VERIFY);
+  const maxAnswerBytes = answerBytes(text("max-answer-bytes"));
   return {
     command: "verify",
     ...(config !== undefined && { config }),
@@ -80,5 +107,6 @@ export function parseVerify(args: readonly string[]): VerifyCommand | { command:
     ...(json !== undefined && { json }),
     ...(mock !== undefined && { mock: mock.replace(/\/+$/, "") }),
     allowWrites: values["allow-writes"] === true,
+    ...(maxAnswerBytes !== undefined && { maxAnswerBytes }),
   };
 }

@@ -18,8 +18,11 @@ import type { Step } from "./scenario.js";
  * Elsewhere (`loyalty_card`, `gift`, `referral`, ...) null against an object is a difference. Below a `metadata`
  * property only its being an object counts: its keys are the project's own data.
  */
-/** `only-target`: the target has the property and the mock not; `only-mock`: the other way round. */
-type DifferenceKind = "status" | "only-target" | "only-mock" | "type" | "value" | "header";
+/**
+ * `only-target`: the target has the property and the mock not; `only-mock`: the other way round; `redirect`: a
+ * side answered with a redirect (never followed), shown as its status and `Location`.
+ */
+type DifferenceKind = "status" | "redirect" | "only-target" | "only-mock" | "type" | "value" | "header";
 
 export interface Difference {
   path: string;
@@ -107,17 +110,26 @@ function shapeDifferences(target: unknown, mock: unknown): Difference[] {
   return differences;
 }
 
+/** A header's value, own properties only (a recording's headers may name `__proto__` or `constructor`). */
+const header = (answer: Normalized, name: string) =>
+  Object.hasOwn(answer.headers, name) ? answer.headers[name] : undefined;
+
 function headerDifferences(target: Normalized, mock: Normalized): Difference[] {
   const names = new Set([...Object.keys(target.headers), ...Object.keys(mock.headers)]);
   return [...names]
-    .filter((name) => target.headers[name] !== mock.headers[name])
+    .filter((name) => header(target, name) !== header(mock, name))
     .map((name) => ({
       path: `headers.${name}`,
       kind: "header",
-      target: target.headers[name],
-      mock: mock.headers[name],
+      target: header(target, name),
+      mock: header(mock, name),
     }));
 }
+
+const isRedirect = (answer: Normalized) => answer.status >= 300 && answer.status < 400;
+/** A redirect as shown: `307 to https://elsewhere/v1/oauth/token`. */
+const statusOf = (answer: Normalized) =>
+  isRedirect(answer) ? `${answer.status} to ${header(answer, "location") ?? "(no Location)"}` : answer.status;
 
 /** `absent`: whether a property one side lacks counts here (for successes, the shape says it already). */
 function valueDifferences(
@@ -140,6 +152,10 @@ function valueDifferences(
 const ERROR_VALUES = ["key", "message"];
 
 export function compareAnswers(step: Step, target: Normalized, mock: Normalized): Difference[] {
+  if (isRedirect(target) || isRedirect(mock)) {
+    const [a, b] = [statusOf(target), statusOf(mock)];
+    return a === b ? [] : [{ path: "status", kind: "redirect", target: a, mock: b }];
+  }
   if (target.status !== mock.status) {
     const status: Difference = { path: "status", kind: "status", target: target.status, mock: mock.status };
     const bothErrors = target.status >= 400 && mock.status >= 400;

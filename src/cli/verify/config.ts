@@ -33,25 +33,45 @@ const objectsSchema = z.strictObject({
 
 export type Objects = z.infer<typeof objectsSchema>;
 
+/**
+ * Why a base URL cannot be used, or undefined. A user name and password in it (`https://user:pw@host`) would go to
+ * the target with every call beside the key pair, and into any message naming the address: the key pair is the
+ * only credential verify sends. A query or fragment would end up before each step's path.
+ */
+export function baseUrlProblem(value: string): string | undefined {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) return "expected an http(s) URL";
+  const parsed = new URL(value);
+  if (parsed.username !== "" || parsed.password !== "")
+    return "must not hold a user name or password (user:pw@); the key pair goes in app_id and app_token";
+  if (parsed.search !== "" || parsed.hash !== "" || /[?#]/.test(value))
+    return "expected a base URL, without a query (?) or fragment (#)";
+  return undefined;
+}
+
 const url = z
   .string()
-  .refine(
-    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-    "expected an http(s) URL",
-  )
+  .superRefine((value, context) => {
+    const problem = baseUrlProblem(value);
+    if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+  })
   .transform((value) => value.replace(/\/+$/, ""));
 
+/** What an HTTP header can carry (visible ASCII): a key with other characters could never be sent. */
+const HEADER_TEXT = /^[\x21-\x7e]+$/;
+const headerText = z
+  .string()
+  .min(1)
+  .regex(HEADER_TEXT, "holds a character an HTTP header cannot carry (only visible ASCII)");
+
 const fileSchema = z.strictObject({
-  target: z
-    .strictObject({ url, app_id: z.string().min(1).optional(), app_token: z.string().min(1).optional() })
-    .optional(),
+  target: z.strictObject({ url, app_id: headerText.optional(), app_token: headerText.optional() }).optional(),
   objects: objectsSchema.optional(),
   allow_writes: z.boolean().default(false),
   mock: z
     .strictObject({
       url: url.optional(),
-      app_id: z.string().min(1).optional(),
-      app_token: z.string().min(1).optional(),
+      app_id: headerText.optional(),
+      app_token: headerText.optional(),
       objects: objectsSchema.optional(),
     })
     .default({}),
@@ -101,6 +121,17 @@ function read(file: string): unknown {
   }
 }
 
+/** A secret from its variable, when set; one no header can carry is refused by name (its value is never said). */
+function secretOf(env: NodeJS.ProcessEnv, which: keyof typeof SECRET_VARIABLES): string | undefined {
+  const variable = SECRET_VARIABLES[which];
+  const value = env[variable];
+  if (value && !HEADER_TEXT.test(value))
+    throw new VerifyConfigError(
+      `${variable} holds a character an HTTP header cannot carry (only visible ASCII)`,
+    );
+  return value;
+}
+
 /** The config from its file and the environment; `needTarget` is false for a replay, which never calls it. */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = true): VerifyConfig {
   const parsed = fileSchema.safeParse(read(file));
@@ -114,8 +145,8 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = tr
     allowWrites: allow_writes,
     mock: {
       ...(mock.url !== undefined && { url: mock.url }),
-      appId: env[SECRET_VARIABLES.mockAppId] || mock.app_id || DEMO_KEY.appId,
-      appToken: env[SECRET_VARIABLES.mockAppToken] || mock.app_token || DEMO_KEY.appToken,
+      appId: secretOf(env, "mockAppId") || mock.app_id || DEMO_KEY.appId,
+      appToken: secretOf(env, "mockAppToken") || mock.app_token || DEMO_KEY.appToken,
       objects: mock.objects ?? DEMO_OBJECTS,
     },
   };
@@ -123,8 +154,8 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = tr
   if (!target) throw new VerifyConfigError(`${file}: target: required (its url, at least)`);
   if (!objects)
     throw new VerifyConfigError(`${file}: objects: required (the target's objects the scenario uses)`);
-  const appId = env[SECRET_VARIABLES.targetAppId] || target.app_id;
-  const appToken = env[SECRET_VARIABLES.targetAppToken] || target.app_token;
+  const appId = secretOf(env, "targetAppId") || target.app_id;
+  const appToken = secretOf(env, "targetAppToken") || target.app_token;
   if (!appId || !appToken)
     throw new VerifyConfigError(
       `${file}: target: app_id and app_token are needed, in the file or in ${SECRET_VARIABLES.targetAppId} and ${SECRET_VARIABLES.targetAppToken}`,

@@ -1,16 +1,21 @@
 import type { Budget } from "./budget.js";
 import type { Side } from "./config.js";
-import { type Answer, send } from "./exchange.js";
+import { type Answer, type SendLimits, send } from "./exchange.js";
 import { type Normalized, normalizeAnswer, normalizeRequest } from "./normalize.js";
+import { TargetUnusable } from "./read-answer.js";
 import type { RunInputs, Step, StepRequest } from "./scenario.js";
 
 /**
  * One side of a run: its address, key and objects, the inputs of the run, the token its first step got, and (for
- * the target) the call budget. `secrets` grows with each token, so nothing that carries it is kept or printed.
+ * the target) the call budget. `secrets` is the run's list, both sides' (a side could echo the other's): it grows
+ * with each token, so nothing that carries one is kept or printed.
  */
 export interface Player {
+  /** "the target" or "the mock", as messages name it. */
+  role: string;
   side: Side;
   inputs: RunInputs;
+  limits: SendLimits;
   budget?: Budget;
   token?: string;
   secrets: string[];
@@ -23,13 +28,24 @@ export interface Played {
   note?: string;
 }
 
-export function playerOf(side: Side, inputs: RunInputs, budget?: Budget): Player {
-  return { side, inputs, ...(budget && { budget }), secrets: [side.appId, side.appToken] };
+export function playerOf(
+  role: string,
+  side: Side,
+  inputs: RunInputs,
+  limits: SendLimits,
+  secrets: string[],
+  budget?: Budget,
+): Player {
+  secrets.push(side.appId, side.appToken);
+  return { role, side, inputs, limits, ...(budget && { budget }), secrets };
 }
+
+/** What an Authorization header can carry: visible ASCII (RFC 9110's field value, without obs-text). */
+const SENDABLE = /^[\x21-\x7e]+$/;
 
 async function call(player: Player, request: StepRequest, needed: number): Promise<Answer> {
   player.budget?.spend(needed);
-  const answer = await send(player.side, request, player.token);
+  const answer = await send(player.side, request, player.token, player.limits);
   player.budget?.read(answer.status, answer.headers);
   return answer;
 }
@@ -57,8 +73,13 @@ export async function play(player: Player, step: Step, needed: number): Promise<
   if (step.name === "token-api") {
     const token = (answer.body as { access_token?: unknown } | null)?.access_token;
     if (typeof token === "string" && token !== "") {
-      player.token = token;
+      // Masked from here on, whatever else is wrong with it.
       player.secrets.push(token);
+      if (!SENDABLE.test(token))
+        throw new TargetUnusable(
+          `${player.role} answered the token step with an access_token that holds characters an Authorization header cannot carry (only visible ASCII can be sent): verify cannot use it`,
+        );
+      player.token = token;
     }
   }
   const context = { objects, secrets: player.secrets };

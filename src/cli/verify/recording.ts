@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { OperationName } from "../../http/operations/table.js";
 import { VerifyConfigError } from "./config.js";
 import type { Normalized } from "./normalize.js";
+import { writePrivate } from "./output-files.js";
+import { MAX_ANSWER_DEPTH, nestedDeeper } from "./read-answer.js";
 import type { RunInputs, StepRequest } from "./scenario.js";
 
 /**
@@ -65,13 +67,19 @@ const schema = z.object({
 });
 
 export function writeRecording(file: string, recording: Recording): void {
-  writeFileSync(file, `${JSON.stringify(recording, null, 2)}\n`);
+  writePrivate(file, `${JSON.stringify(recording, null, 2)}\n`);
 }
+
+/** A recording's answers sit four levels down (`exchanges[].answer.body`): the answers' own bound, plus those. */
+const RECORDING_DEPTH = MAX_ANSWER_DEPTH + 4;
 
 export function readRecording(file: string): Recording {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    const text = readFileSync(file, "utf8");
+    if (nestedDeeper(text, RECORDING_DEPTH))
+      throw new Error(`it nests deeper than ${RECORDING_DEPTH} levels, which no recording does`);
+    data = JSON.parse(text);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new VerifyConfigError(`cannot read the recording ${file} (${reason})`);

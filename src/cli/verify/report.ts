@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
 import type { OperationName } from "../../http/operations/table.js";
 import type { Difference } from "./compare.js";
+import { writePrivate } from "./output-files.js";
 
 /**
  * What a run found, step by step: a table on stdout and, with `--json`, the same as JSON. Every difference names
@@ -69,7 +69,7 @@ export function reportOf(sides: Sides, results: readonly StepResult[], stopped?:
 }
 
 export function writeReport(file: string, report: Report): void {
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writePrivate(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /** The note of a step skipped because it writes. */
@@ -84,6 +84,8 @@ const shown = (value: unknown) => {
 /** One difference in words, the service's side first. */
 function describe(difference: Difference): string {
   const { path, kind, target, mock } = difference;
+  if (kind === "redirect")
+    return `redirected (verify follows no redirect): target ${String(target).slice(0, 200)}, mock ${String(mock).slice(0, 200)}`;
   if (kind === "only-target") return `${path}: only the target has it (${shown(target)})`;
   if (kind === "only-mock") return `${path}: only the mock has it (${shown(mock)})`;
   return `${path}: target ${shown(target)}, mock ${shown(mock)}`;

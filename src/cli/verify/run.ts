@@ -1,5 +1,5 @@
 import { type RunningServer, startServer } from "../../server.js";
-import { Budget, BudgetExhausted } from "./budget.js";
+import { Budget } from "./budget.js";
 import type { VerifyCommand } from "./command.js";
 import { compareAnswers } from "./compare.js";
 import {
@@ -10,8 +10,10 @@ import {
   type VerifyConfig,
   VerifyConfigError,
 } from "./config.js";
-import { Unreachable } from "./exchange.js";
+import type { Normalized } from "./normalize.js";
+import { checkOutputs } from "./output-files.js";
 import { type Played, type Player, play, playerOf } from "./play.js";
+import { DEFAULT_MAX_ANSWER_BYTES, TargetUnusable } from "./read-answer.js";
 import {
   RECORDING_FORMAT,
   type RecordedExchange,
@@ -19,7 +21,8 @@ import {
   readRecording,
   writeRecording,
 } from "./recording.js";
-import { reportOf, type Sides, type StepResult, table, WRITES, writeReport } from "./report.js";
+import { Redactor } from "./redact.js";
+import { type Report, reportOf, type Sides, type StepResult, table, WRITES, writeReport } from "./report.js";
 import { runInputs, type Step } from "./scenario.js";
 import { SCENARIO } from "./steps.js";
 
@@ -105,7 +108,22 @@ async function runSteps(
       differences,
       ...(note !== undefined && { note }),
     });
+    redirectedToken(step, "the target", fromTarget.answer, plan.recording === undefined);
+    redirectedToken(step, "the mock", fromMock.answer, true);
   }
+}
+
+/**
+ * A redirect is never followed (the key pair would go wherever it points). On the token step it leaves the run
+ * without a token and every later step answered by the same redirect (a loop, a moved host): the run stops there,
+ * the step's redirect in the report.
+ */
+function redirectedToken(step: Step, side: string, answer: Normalized, live: boolean): void {
+  if (!live || step.name !== "token-api" || answer.status < 300 || answer.status >= 400) return;
+  const location = Object.hasOwn(answer.headers, "location") ? answer.headers.location : "(no Location)";
+  throw new TargetUnusable(
+    `${side} answered the token request with a redirect (${answer.status} to ${location}); verify follows no redirect, so that its key pair goes nowhere else: if the service moved, point the config at its new address`,
+  );
 }
 
 async function startMock(
@@ -120,21 +138,42 @@ async function startMock(
   return { side: { url: running.url, appId, appToken, objects }, running };
 }
 
-/** `loyalty-mock verify`: resolves to the exit status (0 all matched, 1 a difference, 2 config, 3 target). */
+/** Why every step was skipped, counted by reason: `16 not in the recording`. */
+function skippedWhy(results: readonly StepResult[]): string {
+  const counts = new Map<string, number>();
+  for (const { note } of results) counts.set(note ?? "skipped", (counts.get(note ?? "skipped") ?? 0) + 1);
+  return [...counts].map(([note, count]) => `${count} ${note}`).join(", ");
+}
+
+/**
+ * `loyalty-mock verify`: resolves to the exit status (0 all matched, 1 a difference, 2 config or usage, 3 the target
+ * unusable). Everything it prints or writes goes through the run's secrets first (both sides' key pairs, every
+ * token either side issued), whatever put them there.
+ */
 export async function runVerify(command: VerifyCommand, io: VerifyIo): Promise<number> {
   const now = io.now ?? Date.now;
+  const secrets: string[] = [];
+  const redactor = new Redactor(secrets);
+  const say = (text: string) => io.stderr(redactor.text(`loyalty-mock verify: ${text}\n`));
   let plan: Plan;
   try {
     plan = planOf(command, io.env);
+    // Before the first call: a path that cannot be written must not cost the target a run.
+    checkOutputs(command);
   } catch (error) {
     if (!(error instanceof VerifyConfigError)) throw error;
-    io.stderr(`loyalty-mock verify: ${error.message}\n`);
+    say(error.message);
     return 2;
   }
+  const limits = { maxBytes: command.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES };
   const { side: mockSide, running } = await startMock(plan, command);
   const targetSide = plan.config.target;
   const inputs = runInputs(now());
-  const target = plan.recording || !targetSide ? undefined : playerOf(targetSide, inputs, new Budget());
+  const target =
+    plan.recording || !targetSide
+      ? undefined
+      : playerOf("the target", targetSide, inputs, limits, secrets, new Budget());
+  const mock = playerOf("the mock", mockSide, inputs, limits, secrets);
   const sides: Sides = {
     target: plan.recording
       ? `the recording ${command.replay} (${plan.recording.target}, ${plan.recording.recorded_at})`
@@ -145,34 +184,45 @@ export async function runVerify(command: VerifyCommand, io: VerifyIo): Promise<n
   const recorded: RecordedExchange[] = [];
   let stopped: string | undefined;
   try {
-    await runSteps(plan, target, playerOf(mockSide, inputs), results, recorded);
+    await runSteps(plan, target, mock, results, recorded);
   } catch (error) {
     if (error instanceof VerifyConfigError) {
-      io.stderr(`loyalty-mock verify: ${error.message}\n`);
+      say(error.message);
       return 2;
     }
-    if (!(error instanceof Unreachable || error instanceof BudgetExhausted)) throw error;
+    if (!(error instanceof TargetUnusable)) throw error;
     stopped = error.message;
   } finally {
     await running?.close();
   }
   const report = reportOf(sides, results, stopped);
-  io.stdout(table(report));
-  if (command.json !== undefined) writeReport(command.json, report);
+  io.stdout(redactor.text(table(report)));
+  if (command.json !== undefined) writeReport(command.json, redactor.value(report) as Report);
   if (stopped !== undefined) {
-    io.stderr(`loyalty-mock verify: stopped: ${stopped}\n`);
+    say(`stopped: ${stopped}`);
+    // A recording is a baseline to commit: one cut short would replay as a partial run and pass.
+    if (command.record !== undefined) say(`${command.record} not written: the run did not reach its end`);
     return 3;
   }
+  if (report.matched + report.differed === 0) {
+    say(
+      `nothing was compared: all ${report.skipped} steps were skipped (${skippedWhy(results)}); a run that compares nothing proves nothing`,
+    );
+    return 2;
+  }
   if (command.record !== undefined && targetSide)
-    writeRecording(command.record, {
-      format: RECORDING_FORMAT,
-      version: 1,
-      recorded_at: new Date(now()).toISOString(),
-      recorded_with: io.version,
-      target: new URL(targetSide.url).origin,
-      allow_writes: plan.allowWrites,
-      inputs,
-      exchanges: recorded,
-    });
+    writeRecording(
+      command.record,
+      redactor.value({
+        format: RECORDING_FORMAT,
+        version: 1,
+        recorded_at: new Date(now()).toISOString(),
+        recorded_with: io.version,
+        target: new URL(targetSide.url).origin,
+        allow_writes: plan.allowWrites,
+        inputs,
+        exchanges: recorded,
+      }) as Recording,
+    );
   return report.differed > 0 ? 1 : 0;
 }
