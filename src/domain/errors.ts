@@ -59,6 +59,11 @@ export interface ApiErrorInit {
   extra?: Record<string, unknown>;
   /** Response headers that belong to the error, such as `Allow` on 405. */
   headers?: Record<string, string>;
+  /**
+   * The answer carries no `key`: the service documents this error without one (the 405 of errors.mdx's "Error
+   * structure" is `code`, `message` and `details`). The key still names the error in logs and the journal.
+   */
+  keyless?: boolean;
 }
 
 export class ApiError extends Error {
@@ -69,6 +74,7 @@ export class ApiError extends Error {
   readonly resourceType: string | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly keyless: boolean;
 
   constructor(status: number, key: string, message: string, init: ApiErrorInit = {}) {
     super(message);
@@ -80,6 +86,7 @@ export class ApiError extends Error {
     this.resourceType = init.resourceType;
     this.extra = init.extra;
     this.headers = init.headers;
+    this.keyless = init.keyless ?? false;
   }
 }
 

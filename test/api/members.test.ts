@@ -453,7 +453,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       expected: {
         key: "voucher_cannot_be_published",
         message: "Voucher cannot be published",
-        details: "Voucher cannot be published. Customer already joined program.",
+        details: "Customer already joined program",
       },
     },
     {
@@ -462,7 +462,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       status: 400,
       expected: {
         key: "voucher_cannot_be_published",
-        details: "Voucher cannot be published. Customer already joined program.",
+        details: "Customer already joined program",
       },
     },
     {
@@ -565,7 +565,7 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
     const again = await join(world, "camp_demo_loyalty", { customer: { source_id: "twice" } });
     expectError(again, 400, {
       key: "voucher_cannot_be_published",
-      details: "Voucher cannot be published. Customer already joined program.",
+      details: "Customer already joined program",
     });
     expect(storeSnapshot(world.demo)).toBe(before);
   });

@@ -185,7 +185,7 @@ describe("DELETE /v2/loyalties/incentives/{id} - refusals", () => {
 
   it("other methods on the path are 405 with an Allow header", async () => {
     const res = await remove("linc_d0000000000000001", { method: "GET" });
-    expectError(res, 405, { key: "method_not_allowed" });
+    expectError(res, 405, { message: "HTTP Method Not Allowed" });
     expect(res.headers.allow).toBe("DELETE");
     expect(world.demo.incentives.get("linc_d0000000000000001").status).toBe("ACTIVE");
   });

@@ -221,7 +221,7 @@ describe("POST /v2/loyalties/tier-structures/{id}/tiers - invalid bodies are 400
 
   it("other methods on the path are 405 with an Allow header", async () => {
     const res = await send(world.app, { method: "GET", path: PATH, headers });
-    expectError(res, 405, { key: "method_not_allowed" });
+    expectError(res, 405, { message: "HTTP Method Not Allowed" });
     expect(res.headers.allow).toBe("POST");
   });
 

@@ -10,18 +10,22 @@ import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
  * payload too large or query string too large"); and a base URL ending in a slash.
  */
 describe("HTTP answers as the service documents them", () => {
-  it("405 is `HTTP Method Not Allowed` with the documented hint, and an Allow header", async () => {
+  it("405 is the documented body: `HTTP Method Not Allowed`, the hint, no key; and an Allow header", async () => {
     const { app } = buildWorld();
     const res = await send(app, { method: "PUT", path: "/v1/oauth/token", headers: DEMO_KEYS });
-    expectError(res, 405, {
-      key: "method_not_allowed",
+    expect(res.status).toBe(405);
+    // errors.mdx's "Error structure" shows code, message and details, and FIDELITY.md the same: no `key`.
+    expect(res.body).toEqual({
+      code: 405,
       message: "HTTP Method Not Allowed",
       details: "PUT is not supported by this endpoint. Did you mean POST?",
+      request_id: res.headers["x-request-id"],
     });
     expect(res.headers.allow).toBe("POST");
     // The documented example's own form, on a path that answers two methods.
     const two = await control(app, { method: "PUT", path: "/__mock/projects" });
     expectError(two, 405, { details: "PUT is not supported by this endpoint. Did you mean GET or POST?" });
+    expect(two.body).not.toHaveProperty("key");
   });
 
   for (const accept of ["text/html", "application/xml", "application/json;q=0, text/plain"]) {

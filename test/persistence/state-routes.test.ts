@@ -60,7 +60,7 @@ describe("GET /__mock/projects/{projectId}/state", () => {
   it("is 405 for a method the path does not serve", async () => {
     const world = buildWorld();
     const res = await send(world.app, { method: "POST", path: STATE, body: {} });
-    expectError(res, 405, { key: "method_not_allowed" });
+    expectError(res, 405, { message: "HTTP Method Not Allowed" });
     expect(res.headers.allow).toBe("GET, HEAD, PUT");
   });
 });

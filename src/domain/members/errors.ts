@@ -24,7 +24,7 @@ export function noVoucherSuitableForPublication(): ApiError {
 
 export function customerAlreadyJoined(): ApiError {
   return apiError("voucher_cannot_be_published", {
-    details: "Voucher cannot be published. Customer already joined program.",
+    details: "Customer already joined program",
   });
 }
 

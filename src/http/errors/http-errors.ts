@@ -11,7 +11,8 @@ import type { RealOperation } from "../operations/real-operations.js";
 /** The service's error object, as every error answer carries it. */
 export interface ErrorBody {
   code: number;
-  key: string;
+  /** Absent where the service documents the error without one (the 405). */
+  key?: string;
   message: string;
   details?: string;
   request_id?: string;
@@ -22,7 +23,9 @@ export interface ErrorBody {
 
 /** The wire form of an error, in the service's field order. */
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
-  const body: ErrorBody = { code: error.status, key: error.key, message: error.message };
+  const body: ErrorBody = error.keyless
+    ? { code: error.status, message: error.message }
+    : { code: error.status, key: error.key, message: error.message };
   if (error.details !== undefined) body.details = error.details;
   body.request_id = requestId;
   if (error.resourceId !== undefined) body.resource_id = error.resourceId;
@@ -43,11 +46,13 @@ function either(words: readonly string[]): string {
 }
 
 /**
- * The documented 405: `PUT is not supported by this endpoint. Did you mean GET or POST?` (errors.mdx). HEAD is in
- * the Allow header, not in the hint: it is GET without the body.
+ * The documented 405: `PUT is not supported by this endpoint. Did you mean GET or POST?` (errors.mdx), and like the
+ * documentation's example without a `key` (FIDELITY.md gives its message and details only). HEAD is in the Allow
+ * header, not in the hint: it is GET without the body.
  */
 export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
   return apiError("method_not_allowed", {
+    keyless: true,
     details: `${method} is not supported by this endpoint. Did you mean ${either(allowed.filter((m) => m !== "HEAD"))}?`,
     headers: { Allow: allowed.join(", ") },
   });
