@@ -216,6 +216,18 @@ describe("loyalty-mock verify", () => {
     );
   });
 
+  it("a tier structure with an open-ended tier is a config error (exit 2) naming it, not a difference (issue 34)", async () => {
+    // lts_d0000000000000004 holds Gold, 1000 points and above: every range verify adds lies inside it.
+    const config = writeConfig(temp.dir, target.url, {
+      objects: { tier_structure_id: "lts_d0000000000000004" },
+    });
+    const ran = await run({ config, allowWrites: true });
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toMatch(
+      /^loyalty-mock verify: the target's tier_structure_id has an open-ended POINTS tier, which overlaps the tier verify adds \(Points range \d+-\d+ overlaps tier lt_\w+ \(Gold, points 1000 and above\)\): name a structure whose POINTS tiers all have a max_value\n$/,
+    );
+  });
+
   it("config errors are exit 2 with one line; an unreachable target is exit 3", async () => {
     const missing = await run({ config: join(temp.dir, "nope.json") });
     expect(missing).toMatchObject({ status: 2, stdout: "" });

@@ -60,6 +60,25 @@ function refusedKey(step: Step, side: string, status: number, live: boolean): vo
     );
 }
 
+/**
+ * The tier step's range starts at 500,000,000 points: above any tier with a max_value, but inside any open-ended
+ * POINTS tier (no max_value), which overlaps every range above its min. Such a structure is the config's fault
+ * (403 tier_range_overlap on every run), not a difference: said as a config error, naming the tier.
+ */
+function openEndedTier(
+  step: Step,
+  side: string,
+  answer: { status: number; body: unknown },
+  live: boolean,
+): void {
+  const body = answer.body as { key?: unknown; details?: unknown } | null;
+  if (!live || step.name !== "tier" || answer.status !== 403 || body?.key !== "tier_range_overlap") return;
+  throw new VerifyConfigError(
+    `${side}'s tier_structure_id has an open-ended POINTS tier, which overlaps the tier verify adds (${String(body.details)}): ` +
+      "name a structure whose POINTS tiers all have a max_value",
+  );
+}
+
 /** The scenario, step by step; each target answer goes into `recorded` as it comes. */
 async function runSteps(
   plan: Plan,
@@ -92,6 +111,8 @@ async function runSteps(
     const fromMock = await play(mock, step, needed);
     refusedKey(step, "the target", fromTarget.answer.status, plan.recording === undefined);
     refusedKey(step, "the mock", fromMock.answer.status, true);
+    openEndedTier(step, "the target", fromTarget.answer, plan.recording === undefined);
+    openEndedTier(step, "the mock", fromMock.answer, true);
     recorded.push({
       step: step.name,
       operation: step.operation,
