@@ -134,7 +134,7 @@ export function controlApiMarkdown(doc: Document = controlOpenApi() as unknown a
     doc.info.description,
     "",
     "The same description, in OpenAPI 3.1, is served at `GET /__mock/openapi.json`. When the server has an admin " +
-      "token (MOCK_ADMIN_TOKEN), every call carries it in the `X-Mock-Admin-Token` header. Errors use the " +
+      "token (LOYALTY_MOCK_ADMIN_TOKEN), every call carries it in the `X-Mock-Admin-Token` header. Errors use the " +
       "service's error object (`Error` below); a response's error keys follow its status.",
     "",
   ];

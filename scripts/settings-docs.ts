@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SETTINGS } from "../src/config/settings.js";
 import { inputSchemaOf, type Row, rowsOf, variableOf } from "../src/config/settings-table.js";
+import type { StartOptions } from "../src/config/start-options.js";
 
 /**
  * `npm run docs:settings`: writes docs/reference/settings.md from the settings table, the one place the server
@@ -38,6 +39,33 @@ const SEE: Record<string, string> = {
   webhookHosts: "[webhooks](../guide/webhooks.md#endpoints-and-the-outbox-control-api)",
 };
 
+/** Options that group several settings (`caps.projects`): the table names each key of the group. */
+type Group = "connectionLimits" | "inputLimits" | "caps";
+/** A startServer option as the settings table names it: a top-level option, or a group's key. */
+export type LibraryOption =
+  | Exclude<keyof StartOptions, Group>
+  | { [G in Group]: `${G}.${keyof NonNullable<StartOptions[G]> & string}` }[Group];
+type Option = keyof typeof SETTINGS;
+
+/**
+ * The rows that fill no startServer option, with what the library column says instead. Checked by the type
+ * checker: a row here that is an option of StartOptions is an error (an excess key), and so is a row that is no
+ * option and is missing here (0.8.0's page named `logLevel` and `exitWithParent`, which startServer refuses).
+ */
+const NOT_OPTIONS = {
+  logLevel: "none: the bin's (pass a pino `logger`)",
+  exitWithParent: "none: the bin's",
+} satisfies Record<Exclude<Option, LibraryOption>, string>;
+
+/** Every other row names an option of StartOptions, or this does not compile. */
+const library = (option: Exclude<Option, keyof typeof NOT_OPTIONS>): LibraryOption => option;
+
+function libraryCell(option: Option): string {
+  return option in NOT_OPTIONS
+    ? NOT_OPTIONS[option as keyof typeof NOT_OPTIONS]
+    : `\`${library(option as Exclude<Option, keyof typeof NOT_OPTIONS>)}\``;
+}
+
 /** The range of a whole-number setting, read off its schema (the help line names the values of the others). */
 function rangeOf(row: Row<unknown>): string | undefined {
   const schema = inputSchemaOf(row);
@@ -59,7 +87,7 @@ function rowLine(option: string, row: Row<unknown>): string {
   const accepted = rangeOf(row);
   const meaning = accepted === undefined ? row.help : `${row.help} (${accepted})`;
   const see = SEE[option.split(".")[0] as string] ?? "";
-  return `| \`${variableOf(row)}\` | ${fallback} | ${flag} | \`${option}\` | ${cell(meaning)} | ${see} |`;
+  return `| \`${variableOf(row)}\` | ${fallback} | ${flag} | ${libraryCell(option as Option)} | ${cell(meaning)} | ${see} |`;
 }
 
 const INTRO = `# Settings
@@ -72,11 +100,13 @@ already set win over the file). No \`.env\` is read unless named: the working di
 application's, and so is its \`.env\`. [.env.example](../../.env.example) lists the same with their defaults, and so
 does \`loyalty-mock --help\`. The few that have a flag are listed in [Command line](cli.md): a flag beats its
 variable, which beats the \`--settings-file\`. The library's \`startServer(options)\` takes each as the option named in the
-table ([Library](../guide/library.md)); an option left out has the setting's default.
+table ([Library](../guide/library.md)); an option left out has the setting's default. The log level and whether
+the server stops with the process that started it are the command's own: a library user passes a \`logger\`.
 
 A bad value stops the start with one line per bad setting on stderr, naming the variable (or flag), the value and
 what is accepted, and exit status 2:
 
+<!-- transcript -->
 \`\`\`
 $ LOYALTY_MOCK_TRUST_PROXY=maybe loyalty-mock
 loyalty-mock: Invalid value for LOYALTY_MOCK_TRUST_PROXY: "maybe"; expected true, false, a hop count, or comma-separated addresses, CIDR ranges, loopback, linklocal, uniquelocal

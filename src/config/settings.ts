@@ -149,7 +149,7 @@ export const SETTINGS = {
   stateSync: {
     env: "STATE_SYNC",
     flag: { name: "state-sync", value: "<mode>" },
-    help: "interval: save within STATE_SAVE_INTERVAL_MS; always: before answering",
+    help: "interval: save within LOYALTY_MOCK_STATE_SAVE_INTERVAL_MS; always: before answering",
     schema: z.enum(STATE_SYNC_MODES),
     default: "interval",
   },

@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import { unauthorized } from "../../domain/errors.js";
 import { secureEqual } from "../../platform/secure-compare.js";
 
-/** The header every control call carries when the server has an admin token (MOCK_ADMIN_TOKEN). */
+/** The header every control call carries when the server has an admin token (LOYALTY_MOCK_ADMIN_TOKEN). */
 export const ADMIN_TOKEN_HEADER = "X-Mock-Admin-Token";
 
 /**

@@ -24,7 +24,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/faults",
     tag: "faults",
     summary: "Add a fault rule",
-    description: "409 limit_exceeded when the project holds FAULT_LIMIT rules.",
+    description: "409 limit_exceeded when the project holds LOYALTY_MOCK_FAULT_LIMIT rules.",
     body: faultInputSchema,
     status: 201,
     output: faultAnswer,

@@ -49,7 +49,8 @@ export const keyRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/keys",
     tag: "keys",
     summary: "Create an API key (credentials generated when absent)",
-    description: "409 when the app id is taken, or limit_exceeded when the project holds KEY_LIMIT keys.",
+    description:
+      "409 when the app id is taken, or limit_exceeded when the project holds LOYALTY_MOCK_KEY_LIMIT keys.",
     body: newKeyBody,
     status: 201,
     output: apiKeyAnswer,

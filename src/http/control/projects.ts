@@ -41,7 +41,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     description:
       "A project document in the fixture format (project id and API key credentials are generated when absent), " +
       "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys. " +
-      "409 limit_exceeded when the server holds PROJECT_LIMIT projects.",
+      "409 limit_exceeded when the server holds LOYALTY_MOCK_PROJECT_LIMIT projects.",
     body: createProjectBody,
     parsedBy: "handler",
     status: 201,

@@ -83,7 +83,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     summary: "Add a webhook endpoint",
     description:
       "The secret is generated when absent. 400 for a URL that is not http(s) or names a host other than " +
-      "loopback (unless WEBHOOK_HOSTS allows it); 409 limit_exceeded when the project holds WEBHOOK_LIMIT.",
+      "loopback (unless LOYALTY_MOCK_WEBHOOK_HOSTS allows it); 409 limit_exceeded when the project holds LOYALTY_MOCK_WEBHOOK_LIMIT endpoints.",
     body: newWebhookSchema,
     status: 201,
     output: webhookSchema,
