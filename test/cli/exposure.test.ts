@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { everyAddressLine, isLoopback, openControlWarning } from "../../src/cli/exposure.js";
 import { startServer } from "../../src/index.js";
+import { docBlock } from "../helpers/consumer.js";
 
 describe("the warning when the control API is open to the network (issue 29)", () => {
   it("counts localhost, 127.0.0.0/8, ::1 and IPv4-mapped loopback as loopback, and nothing else", () => {
@@ -63,5 +64,12 @@ describe("the start line on every address (0.0.0.0, ::)", () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe("docs/reference/security.md, The control API on a network", () => {
+  it("shows the warning the server writes for 0.0.0.0 without a token, word for word", () => {
+    const shown = docBlock("docs/reference/security.md", "## The control API on a network", "");
+    expect(shown).toBe(`loyalty-mock: ${openControlWarning("0.0.0.0", undefined)}\n`);
   });
 });

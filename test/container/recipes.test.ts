@@ -100,7 +100,7 @@ describe("docs/guide/docker.md, as written", () => {
     }
   });
 
-  it("docs/examples/compose.yaml: up, healthy, token asked, read-only root; down -v leaves nothing", async () => {
+  it("Compose: docs/examples/compose.yaml up, healthy, token asked, read-only root; down -v leaves nothing", async () => {
     const port = await freePort();
     const compose =
       spawnSync(DOCKER, ["compose", "version"]).status === 0 ? [DOCKER, "compose"] : ["docker-compose"];

@@ -60,7 +60,7 @@ export function consumerManifests(devTools: string[], scripts: Record<string, st
 /** The body of the first ```lang block after the heading of a Markdown file of the repository (docs/guide/ci.md). */
 export function docBlock(file: string, heading: string, lang: string): string {
   const page = readFileSync(join(ROOT, file), "utf8");
-  const at = page.indexOf(`\n${heading}\n`);
+  const at = page.startsWith(`${heading}\n`) ? 0 : page.indexOf(`\n${heading}\n`);
   if (at === -1) throw new Error(`${file} has no "${heading}"`);
   const start = page.indexOf(`\n\`\`\`${lang}\n`, at);
   const end = page.indexOf("\n```\n", start + 1);

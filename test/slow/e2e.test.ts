@@ -122,6 +122,7 @@ describe("start-up failures say what is wrong", () => {
   });
 });
 
+// README.md, "Run it, test it": `npm ci && npm start` on a fresh clone (npm ci and npm test are what .ci/run runs).
 describe("npm start, the quick start of the README", () => {
   it("builds if needed and serves the default fixtures on PORT", async () => {
     const port = await freePort();

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTROL_ROUTES } from "../../src/http/control/table.js";
+import { OPERATIONS } from "../../src/http/operations.js";
+import { type RunningServer, startServer } from "../../src/index.js";
+import { blocksOf } from "../helpers/doc-blocks.js";
+
+/**
+ * The quickstarts for other languages (docs/guide/python.md, java.md, go.md), checked for what they call: every
+ * path they send a request to is a route of the control API or one of the six operations, the start line they
+ * wait for is the one the server prints, and every field they read from an answer is in that answer. No Go
+ * toolchain here, so that is all the Go page gets (its blocks, marked as run by this file); the Python page runs
+ * in the slow tier and the Java page, where Maven resolves offline, in the container tier
+ * (test/slow/python-quickstart.test.ts, test/container/quickstarts.test.ts).
+ */
+const PAGES = ["docs/guide/python.md", "docs/guide/java.md", "docs/guide/go.md"];
+const LANGUAGE: Record<string, string> = {
+  "docs/guide/python.md": "python",
+  "docs/guide/java.md": "java",
+  "docs/guide/go.md": "go",
+};
+
+const code = (page: string) =>
+  blocksOf(page)
+    .filter((block) => block.lang === LANGUAGE[page])
+    .map((block) => block.text)
+    .join("\n");
+
+/** A path written in code with its variable parts as {x}: `"/__mock/projects/" + p.ID + "/clock"`, f-strings. */
+function pathsOf(source: string): string[] {
+  const joined = source
+    .replace(/\{[^{}\n]*\}/g, "{x}") // Python f-strings' fields
+    .replace(/(["`])\s*\+\s*[\w.()]+\s*\+\s*(["`])/g, "{x}") // "a" + expr + "b"
+    .replace(/(["`])\s*\+\s*[\w.()]+/g, "{x}$1"); // "a" + expr
+  return [...joined.matchAll(/\/(?:__mock|v1|v2)\/[^"'`\s)?]*/g)].map((match) => match[0]);
+}
+
+const asPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`);
+const ROUTES = [
+  ...CONTROL_ROUTES.map((route) => asPattern(`/__mock${route.path}`)),
+  ...OPERATIONS.map((operation) => asPattern(operation.path)),
+];
+
+describe("the quickstarts call what exists", () => {
+  let mock: RunningServer;
+  const answered = new Set<string>();
+  beforeAll(async () => {
+    mock = await startServer({ port: 0 });
+    // The answers the quickstarts read fields from: a new project, a token, a card, a refusal.
+    const post = async (path: string, body: string, headers: Record<string, string>) =>
+      (await (await fetch(`${mock.url}${path}`, { method: "POST", body, headers })).json()) as object;
+    const project = (await post("/__mock/projects", '{"template":"demo"}', {
+      "Content-Type": "application/json",
+    })) as { app_id: string; app_token: string };
+    const keys = { "X-App-Id": project.app_id, "X-App-Token": project.app_token };
+    const token = await post("/v1/oauth/token", "grant_type=client_credentials&scope=api", {
+      ...keys,
+      "Content-Type": "application/x-www-form-urlencoded",
+    });
+    const card = await post("/v1/loyalties/camp_demo_loyalty/members", '{"customer":{"source_id":"a@b.c"}}', {
+      ...keys,
+      "Content-Type": "application/json",
+    });
+    const refused = (await (await fetch(`${mock.url}/v1/locations/loc_demo_circle`)).json()) as object;
+    for (const answer of [project, token, card, refused])
+      for (const key of Object.keys(answer)) answered.add(key);
+  });
+  afterAll(() => mock.close());
+
+  for (const page of PAGES) {
+    it(`${page}: every path it calls is a control route or an operation`, () => {
+      const paths = pathsOf(code(page));
+      expect(paths.length).toBeGreaterThan(3);
+      expect(paths.filter((path) => !ROUTES.some((route) => route.test(path)))).toEqual([]);
+    });
+
+    it(`${page}: it waits for the start line the server prints, and runs the image with settings that exist`, () => {
+      const source = code(page);
+      const pattern = /loyalty-mock listening on \(http:\/\/\\+S\+\)/.exec(source)?.[0];
+      expect(pattern, "the start line's pattern").toBeDefined();
+      const line = `loyalty-mock listening on ${mock.url}`;
+      expect(new RegExp((pattern as string).replaceAll("\\\\", "\\")).exec(line)?.[1]).toBe(mock.url);
+      // The image's port is set by its setting, and its docker run publishes that port on loopback.
+      expect(source).toMatch(/LOYALTY_MOCK_PORT=/);
+      expect(source).toMatch(/"docker", "run", "--rm", "-p"/);
+    });
+
+    it(`${page}: every field it reads from an answer is in that answer`, () => {
+      const source = code(page);
+      const fields = [
+        ...source.matchAll(/json:"(\w+)"/g), // Go
+        ...source.matchAll(/field\([^,]+, "(\w+)"\)/g), // Java
+        ...source.matchAll(/\w+\[["'](\w+)["']\]/g), // Python
+      ]
+        .map((match) => match[1] as string)
+        // The Python fixture's own dictionary, which it builds itself.
+        .filter((name) => !["url", "id", "headers"].includes(name));
+      expect(fields.length).toBeGreaterThan(2);
+      expect(fields.filter((name) => !answered.has(name))).toEqual([]);
+    });
+  }
+
+  it("docs/guide/go.md, 2. `loyalty_test.go` and 3. Run it: every block is Go in package app, or its run lines", () => {
+    const blocks = blocksOf("docs/guide/go.md");
+    for (const block of blocks.filter((candidate) => candidate.lang === "go"))
+      expect(block.text).toMatch(/^package app\n/);
+    const run = blocks.find((block) => block.heading === "## 3. Run it");
+    expect(run?.text).toMatch(/^go test \.\/\.\.\./);
+  });
+});
