@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { childEnv } from "../helpers/process.js";
 import { pythonWithPytest, runLines, writeQuickstart } from "../helpers/quickstart.js";
 import { docBlock, IMAGE } from "./docker.js";
 
@@ -35,7 +36,7 @@ describe("the quickstarts over the image", () => {
     const run = spawnSync(
       "bash",
       ["-c", line.replace(/^python3 /, `${python} `).replace(/ loyalty-mock$/, ` ${IMAGE}`)],
-      { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } },
+      { cwd: dir, encoding: "utf8", timeout: 120_000, env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }) },
     );
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/\b3 passed\b/);

@@ -53,6 +53,7 @@ describe("every setting a page names exists", () => {
     LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN: "src/cli/verify/config.ts",
     LOYALTY_MOCK_IMAGE: "test/container/docker.ts",
     LOYALTY_MOCK_HOST_PORT: "docs/examples/compose.yaml",
+    LOYALTY_MOCK_REQUIRE_CONTRACT: "test/helpers/contract-files.ts",
   };
   /** Base names a page may write bare: an application's own variables, which the mock never reads. */
   const APPLICATIONS = new Set(["PORT", "HOST", "LOG_LEVEL"]);

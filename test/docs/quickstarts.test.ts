@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../src/http/control/table.js";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
 import { type RunningServer, startServer } from "../../src/index.js";
 import { blocksOf } from "../helpers/doc-blocks.js";
 

@@ -206,8 +206,11 @@ export class Session {
     this.#bash = spawn("bash", ["--noprofile", "--norc"], {
       cwd: this.dir,
       detached: true,
+      // A reader's terminal: none of the test run's own variables, nor any of the server's set by a developer.
       env: {
-        ...process.env,
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([name]) => !name.startsWith("LOYALTY_MOCK_")),
+        ),
         PATH: `${join(this.dir, "node_modules", ".bin")}:${process.env.PATH}`,
         npm_config_offline: "true",
         npm_config_update_notifier: "false",

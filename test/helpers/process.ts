@@ -26,6 +26,21 @@ export interface Started {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * The test run's own variables that share the server's prefix: a server spawned with them would warn that each is
+ * not a setting, an extra line on its stderr that no user of it sees. Kept from children unless a test passes one.
+ */
+const RUN_VARIABLES = ["LOYALTY_MOCK_REQUIRE_CONTRACT"];
+
+/** The environment for a child: this process's without the run's own variables, then `env`. */
+export function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const merged: Record<string, string | undefined> = { ...process.env };
+  for (const name of RUN_VARIABLES) delete merged[name];
+  Object.assign(merged, env);
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  return merged;
+}
+
 /** Spawns a command in its own process group and collects its output; an undefined variable is removed. */
 export function launch(
   command: string,
@@ -33,8 +48,7 @@ export function launch(
   env: Record<string, string | undefined>,
   cwd = ROOT,
 ): Started {
-  const merged = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  const merged = childEnv(env);
   const child = spawn(command, args, { cwd, env: merged, detached: true });
   let out = "";
   let err = "";

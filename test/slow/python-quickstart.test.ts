@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerManifests, docBlock } from "../helpers/consumer.js";
-import { ROOT } from "../helpers/process.js";
+import { childEnv, ROOT } from "../helpers/process.js";
 import { pythonWithPytest, runLines, writeQuickstart } from "../helpers/quickstart.js";
 
 /**
@@ -44,7 +44,7 @@ describe.skipIf(python === undefined)(`${PAGE}, from a tarball installed in a ne
     expect(install).toBe(`npm install --save-dev ./loyalty-mock-${version}.tgz`);
     execFileSync("bash", ["-c", install], {
       cwd: app,
-      env: { ...process.env, ...NPM_ENV },
+      env: childEnv(NPM_ENV),
       stdio: "pipe",
       timeout: 180_000,
     });
@@ -58,7 +58,7 @@ describe.skipIf(python === undefined)(`${PAGE}, from a tarball installed in a ne
       cwd: app,
       encoding: "utf8",
       timeout: 120_000,
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }),
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/\b3 passed\b/);
