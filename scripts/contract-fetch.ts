@@ -9,7 +9,7 @@ import { VENDOR_FILES, VENDOR_RAW_BASE, type VendorFile, type VendorFileName } f
  * `npm run contract:fetch`: downloads the vendor's public OpenAPI files at the pinned commits
  * (scripts/contract/sources.ts), checks each against its pinned SHA-256, and builds the three files the tests read
  * into the git-ignored `.contract/` folder: six-operations.openapi.json, webhooks.openapi.json (the vendor's file,
- * unchanged) and vendor-operations.json. CONTRACT_SOURCE_DIR names a folder laid out `<commit>/<path>` to read the
+ * unchanged), vendor-operations.json and loyalties-v2.json (the Loyalty v2 beta's file, unchanged). CONTRACT_SOURCE_DIR names a folder laid out `<commit>/<path>` to read the
  * files from instead (a copy made elsewhere, or the tests' own); CONTRACT_SOURCE_URL a mirror of
  * `<commit>/<path>` to download from.
  */
@@ -21,6 +21,8 @@ export const BUILT_FILES = {
   sixOperations: "six-operations.openapi.json",
   webhooks: "webhooks.openapi.json",
   vendorOperations: "vendor-operations.json",
+  /** The Loyalty v2 beta's description, unchanged: the tests derive its list of operations from it. */
+  loyaltyV2: "loyalties-v2.json",
 } as const;
 
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -30,7 +32,7 @@ export interface FetchOptions {
   sourceDir?: string | undefined;
   /** The base URL files are downloaded from as `<base>/<commit>/<path>`. */
   baseUrl?: string | undefined;
-  /** Where the three files are written. */
+  /** Where the built files are written. */
   outDir?: string;
   log?: (line: string) => void;
 }
@@ -80,7 +82,7 @@ function writeAtomically(path: string, text: string | Buffer): void {
   renameSync(temporary, path);
 }
 
-/** Obtains and checks every pinned file, then builds and writes the three contract files; returns their paths. */
+/** Obtains and checks every pinned file, then builds and writes the contract files; returns their paths. */
 export async function fetchContract(
   options: FetchOptions = {},
 ): Promise<Record<keyof typeof BUILT_FILES, string>> {
@@ -99,6 +101,7 @@ export async function fetchContract(
     sixOperations: `${JSON.stringify(assembleSixOperations(documents), null, 2)}\n`,
     webhooks: raw.webhooks,
     vendorOperations: `${JSON.stringify(listVendorOperations(documents.sdkReference), null, 2)}\n`,
+    loyaltyV2: raw.loyaltiesV2,
   };
   mkdirSync(outDir, { recursive: true });
   const written = {} as Record<keyof typeof BUILT_FILES, string>;

@@ -49,7 +49,8 @@ describe("every row of the operation table", () => {
     });
 
     it(`${row.name}: another method on its path is 405 naming ${row.method} in Allow`, async () => {
-      const response = await request(app).put(concretePath(row));
+      // PATCH: no operation of the reference or the beta uses it, so no path answers it with a 501.
+      const response = await request(app).patch(concretePath(row));
       expect(response.status).toBe(405);
       expect(response.headers.allow?.split(", ")).toContain(row.method);
     });

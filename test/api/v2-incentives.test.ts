@@ -183,10 +183,15 @@ describe("DELETE /v2/loyalties/incentives/{id} - refusals", () => {
     expect(withHeader.status).toBe(200);
   });
 
-  it("other methods on the path are 405 with an Allow header", async () => {
-    const res = await remove("linc_d0000000000000001", { method: "GET" });
+  it("a method neither we nor the beta serve on the path is 405 with an Allow header; the beta's GET is 501", async () => {
+    const res = await remove("linc_d0000000000000001", { method: "PATCH" });
     expectError(res, 405, { message: "HTTP Method Not Allowed" });
     expect(res.headers.allow).toBe("DELETE");
+    const get = await remove("linc_d0000000000000001", { method: "GET" });
+    expectError(get, 501, {
+      key: "not_emulated",
+      details: "GET /v2/loyalties/incentives/{id} (getIncentive) is not emulated by loyalty-mock",
+    });
     expect(world.demo.incentives.get("linc_d0000000000000001").status).toBe("ACTIVE");
   });
 });

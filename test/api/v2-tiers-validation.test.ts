@@ -219,10 +219,15 @@ describe("POST /v2/loyalties/tier-structures/{id}/tiers - invalid bodies are 400
     expectError(res, 400, { key: "invalid_payload" });
   });
 
-  it("other methods on the path are 405 with an Allow header", async () => {
-    const res = await send(world.app, { method: "GET", path: PATH, headers });
+  it("a method neither we nor the beta serve on the path is 405 with an Allow header; the beta's GET is 501", async () => {
+    const res = await send(world.app, { method: "PATCH", path: PATH, headers, body: {} });
     expectError(res, 405, { message: "HTTP Method Not Allowed" });
     expect(res.headers.allow).toBe("POST");
+    const list = await send(world.app, { method: "GET", path: PATH, headers });
+    expectError(list, 501, {
+      key: "not_emulated",
+      details: "GET /v2/loyalties/tier-structures/{id}/tiers (listTiers) is not emulated by loyalty-mock",
+    });
   });
 
   it("a well-formed request after all of the above still succeeds (the world was not damaged)", async () => {

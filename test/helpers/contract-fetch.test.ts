@@ -6,7 +6,7 @@ import { join, normalize, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_FILES } from "../../scripts/contract/sources.js";
 import { BUILT_FILES, checkDigest, fetchContract } from "../../scripts/contract-fetch.js";
-import { CONTRACT_CACHE_DIR, SHARED_CONTRACT_DIR } from "./contract-files.js";
+import { CONTRACT_CACHE_DIR, SHARED_CONTRACT_DIR, sharedContractPath } from "./contract-files.js";
 import { closedPort } from "./receiver.js";
 
 /**
@@ -20,7 +20,9 @@ const sourceDir = resolve(process.env.CONTRACT_SOURCE_DIR || join(SHARED_CONTRAC
 const haveSource = Object.values(VENDOR_FILES).every((file) =>
   existsSync(join(sourceDir, file.commit, file.path)),
 );
-const haveShared = Object.values(BUILT_FILES).every((name) => existsSync(join(SHARED_CONTRACT_DIR, name)));
+const haveShared = (Object.keys(BUILT_FILES) as (keyof typeof BUILT_FILES)[]).every((kind) =>
+  existsSync(sharedContractPath(kind)),
+);
 /**
  * These need the vendor's files themselves, which only CI's shared folder (or a CONTRACT_SOURCE_DIR) holds: skipped
  * elsewhere, as tests of the fetch script rather than contract checks of the server (the end-of-run line counts
@@ -103,6 +105,14 @@ describe("contract:fetch from the vendor's files", () => {
       const shared = json(join(SHARED_CONTRACT_DIR, BUILT_FILES.vendorOperations));
       expect(ours.operations).toEqual(shared.operations);
       expect(ours.count).toBe(ours.operations.length);
+    },
+  );
+
+  it(
+    "writes the Loyalty v2 beta's file unchanged, as ../shared/contract/vendor-source has it",
+    againstShared,
+    () => {
+      expect(readFileSync(built.loyaltyV2).equals(readFileSync(sharedContractPath("loyaltyV2")))).toBe(true);
     },
   );
 

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { contractSkipsLine } from "../contract-skips.js";
@@ -11,6 +11,7 @@ import {
   locateContractFile,
   missingContractMessage,
   SHARED_CONTRACT_DIR,
+  sharedContractPath,
 } from "./contract-files.js";
 import { skippedWithout } from "./contract-skips.js";
 
@@ -26,13 +27,14 @@ function places(shared: (keyof typeof BUILT_FILES)[], cache: (keyof typeof BUILT
   const root = mkdtempSync(join(tmpdir(), "loyalty-mock-contract-"));
   temps.push(root);
   const dirs = { shared: join(root, "shared", "contract"), cache: join(root, "repo", ".contract") };
-  for (const [dir, kinds] of [
-    [dirs.shared, shared],
-    [dirs.cache, cache],
-  ] as const) {
-    mkdirSync(dir, { recursive: true });
-    for (const kind of kinds) writeFileSync(join(dir, BUILT_FILES[kind]), "{}");
-  }
+  const write = (path: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, "{}");
+  };
+  for (const kind of shared) write(sharedContractPath(kind, dirs.shared));
+  for (const kind of cache) write(join(dirs.cache, BUILT_FILES[kind]));
+  mkdirSync(dirs.shared, { recursive: true });
+  mkdirSync(dirs.cache, { recursive: true });
   return dirs;
 }
 
@@ -65,9 +67,28 @@ describe("where the tests find the vendor contract", () => {
     });
   });
 
+  it("the Loyalty v2 beta's file: among the vendor's files in ../shared/contract, as contract:fetch wrote it in .contract/", () => {
+    const shared = places(["loyaltyV2"], []);
+    expect(locateContractFile("loyaltyV2", {}, shared)).toEqual({
+      path: join(
+        shared.shared,
+        "vendor-source/9502f5cee63efdd2fd3745bbc893c40ef4d55fb3/documentation/openapi/loyalties-v2.json",
+      ),
+      from: "shared",
+    });
+    const cached = places([], ["loyaltyV2"]);
+    expect(locateContractFile("loyaltyV2", {}, cached)).toEqual({
+      path: join(cached.cache, "loyalties-v2.json"),
+      from: "cache",
+    });
+    expect(locateContractFile("loyaltyV2", { LOYALTY_V2_FILE: "/x/beta.json" }, cached)?.path).toBe(
+      "/x/beta.json",
+    );
+  });
+
   it("nowhere is undefined, not an error", () => {
     const none = places([], []);
-    for (const kind of ["sixOperations", "webhooks", "vendorOperations"] as const)
+    for (const kind of ["sixOperations", "webhooks", "vendorOperations", "loyaltyV2"] as const)
       expect(locateContractFile(kind, {}, none)).toBeUndefined();
   });
 

@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { VENDOR_FILES } from "../../scripts/contract/sources.js";
 import { BUILT_FILES, CONTRACT_CACHE_DIR } from "../../scripts/contract-fetch.js";
 
 export { BUILT_FILES, CONTRACT_CACHE_DIR };
 
 /**
- * Where the tests find the vendor's three contract files (never committed: they are the vendor's), in this order:
+ * Where the tests find the vendor's contract files (never committed: they are the vendor's), in this order:
  * the variable that names the file (relative to the repository root), `../shared/contract/` beside the repository,
  * then `.contract/`, which `npm run contract:fetch` fills. A file found nowhere is no error: the checks that need it
  * are skipped and counted (test/contract-skips.ts says how many at the end of the run), unless
@@ -21,7 +22,18 @@ export const CONTRACT_VARIABLES: Record<ContractFileKind, string> = {
   sixOperations: "CONTRACT_FILE",
   webhooks: "WEBHOOKS_CONTRACT_FILE",
   vendorOperations: "VENDOR_OPERATIONS_FILE",
+  loyaltyV2: "LOYALTY_V2_FILE",
 };
+
+/**
+ * Where each file is in `../shared/contract/`: the built files at its top; the Loyalty v2 beta's file, which is the
+ * vendor's own, among the vendor's files it was pinned from (`vendor-source/<commit>/<path>`).
+ */
+export function sharedContractPath(kind: ContractFileKind, shared: string = SHARED_CONTRACT_DIR): string {
+  if (kind !== "loyaltyV2") return join(shared, BUILT_FILES[kind]);
+  const { commit, path } = VENDOR_FILES.loyaltiesV2;
+  return join(shared, "vendor-source", commit, path);
+}
 
 /** The command that brings the skipped checks back. */
 export const FETCH_COMMAND = "npm run contract:fetch";
@@ -39,7 +51,7 @@ export function locateContractFile(
 ): ContractFileLocation | undefined {
   const named = env[CONTRACT_VARIABLES[kind]];
   if (named) return { path: resolve(REPO_ROOT, named), from: "variable" };
-  const shared = join(dirs.shared, BUILT_FILES[kind]);
+  const shared = sharedContractPath(kind, dirs.shared);
   if (existsSync(shared)) return { path: shared, from: "shared" };
   const cached = join(dirs.cache, BUILT_FILES[kind]);
   if (existsSync(cached)) return { path: cached, from: "cache" };

@@ -30,3 +30,27 @@ export function loadVendorOperations(env: NodeJS.ProcessEnv = process.env): Vend
     throw new Error(`vendor operations: ${path} lists ${document.operations.length}, says ${document.count}`);
   return document.operations;
 }
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+/**
+ * Every operation the Loyalty v2 beta documents (method, path template, operationId), in the order of its file,
+ * derived at test time from the vendor's beta description (LOYALTY_V2_FILE, ../shared/contract/vendor-source/, or
+ * .contract/ after `npm run contract:fetch`); declared with needsContract("loyaltyV2").
+ */
+export function loadLoyaltyV2Operations(env: NodeJS.ProcessEnv = process.env): VendorOperation[] {
+  const path = locateContractFile("loyaltyV2", env)?.path;
+  if (!path) throw new Error(`Loyalty v2 beta: ${missingContractMessage("loyaltyV2")}`);
+  const document = JSON.parse(readFileSync(path, "utf8")) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  return Object.entries(document.paths).flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path: template,
+        operationId: operation.operationId ?? "",
+      })),
+  );
+}

@@ -1,4 +1,5 @@
 import type { Request } from "express";
+import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
 
 /**
  * The real service's public operations, as facts: each path template, then the methods it answers with the name of
@@ -6,7 +7,8 @@ import type { Request } from "express";
  * reference/readonly-sdks/js/OpenAPI.json at commit 65c33a7a). A request for one of them that we do not emulate
  * is 501 not_emulated rather than a 404 an app would read as "that record does not exist" (FIDELITY.md, "Unknown
  * route"). Emulated operations never get here: their routes come first. test/api/not-emulated.test.ts holds this
- * table to the vendor's list in ../shared/contract.
+ * table to the vendor's list in ../shared/contract. The Loyalty v2 beta's operations are facts of their own
+ * (loyalty-v2-beta.ts), looked up the same way.
  */
 const REAL_OPERATIONS = `
 /client/v1/events POST track-custom-event-client-side
@@ -217,9 +219,18 @@ function parse(table: string): Template[] {
     });
 }
 
+/** The Loyalty v2 beta's operations (loyalty-v2-beta.ts), the two we emulate among them. */
+export const BETA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_BETA_OPERATIONS).map(
+  ({ method, path, name }) => ({ method, path, name }),
+);
+
 /** By method and segment count: a lookup reads only templates that could match. */
 const INDEX = new Map<string, Template[]>();
-for (const template of [...parse(REAL_OPERATIONS), ...parse(LINKED_OPERATIONS)]) {
+for (const template of [
+  ...parse(REAL_OPERATIONS),
+  ...parse(LINKED_OPERATIONS),
+  ...parse(LOYALTY_V2_BETA_OPERATIONS),
+]) {
   const key = `${template.method} ${template.segments.length}`;
   INDEX.set(key, [...(INDEX.get(key) ?? []), template]);
 }
