@@ -100,6 +100,13 @@ export class RecordStore<T extends { id: string }> {
     return record;
   }
 
+  /** Deletes the record with this id and answers it; the typed not-found error, changing nothing, when none. */
+  remove(id: string): T {
+    const record = this.get(id);
+    this.delete(id);
+    return record;
+  }
+
   delete(id: string): boolean {
     this.#unindex(this.#records.get(id));
     const deleted = this.#records.delete(id);

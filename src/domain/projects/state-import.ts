@@ -21,11 +21,19 @@ export function parseProjectDocument(input: unknown): ProjectDocument {
  */
 export function replaceProjectState(registry: ProjectRegistry, projectId: string, input: unknown): Project {
   const document = parseProjectDocument(input);
-  registry.get(projectId);
-  if (document.project.id !== projectId)
+  return replaceProjectDocument(registry, registry.get(projectId), document);
+}
+
+/** The same with the document parsed and the project found (`PUT /__mock/projects/{projectId}/state`). */
+export function replaceProjectDocument(
+  registry: ProjectRegistry,
+  project: Project,
+  document: ProjectDocument,
+): Project {
+  if (document.project.id !== project.id)
     throw invalidDocument({
       path: ["project", "id"],
-      problem: `should be ${projectId}, the project being replaced`,
+      problem: `should be ${project.id}, the project being replaced`,
     });
   return registry.replace(document);
 }

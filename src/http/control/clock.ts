@@ -50,7 +50,7 @@ export const clockRoutes: readonly ControlRoute[] = [
     tag: "clock",
     summary: "The project's clock",
     output: clockAnswer,
-    handle: ({ deps, params }) => clockView(deps.registry.get(String(params.projectId))),
+    handle: ({ project }) => clockView(project),
   }),
   row({
     method: "post",
@@ -59,8 +59,7 @@ export const clockRoutes: readonly ControlRoute[] = [
     summary: "Move or set the project's clock",
     body: moveClockBody,
     output: clockAnswer,
-    handle: ({ deps, params, body }) => {
-      const project = deps.registry.get(String(params.projectId));
+    handle: ({ body, project }) => {
       // The move happens while the clock stands still, so `{set, freeze: true}` stops it exactly at `set` and
       // `{set, freeze: false}` lets it run from exactly `set`: no millisecond of the root clock slips in between.
       if (body.freeze === true) project.clock.freeze();

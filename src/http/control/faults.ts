@@ -16,8 +16,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     summary: "The project's fault rules",
     output: listSchema("faults", faultAnswer),
     // Each rule as GET .../faults/{id} shows it.
-    handle: ({ deps, params }) =>
-      listOf("faults", deps.registry.get(String(params.projectId)).faults.list().map(asObject)),
+    handle: ({ project }) => listOf("faults", project.faults.list().map(asObject)),
   }),
   row({
     method: "post",
@@ -29,8 +28,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     status: 201,
     output: faultAnswer,
     errors: { 409: ["limit_exceeded"] },
-    handle: ({ deps: { registry }, params, body }) => {
-      const project = registry.get(String(params.projectId));
+    handle: ({ deps: { registry }, body, project }) => {
       const limit = registry.defaults.caps.faultsPerProject;
       return { object: "fault", ...project.faults.add(body, project.clock.iso(), limit, project.ids) };
     },
@@ -41,9 +39,9 @@ export const faultRoutes: readonly ControlRoute[] = [
     tag: "faults",
     summary: "Delete every fault rule",
     output: clearedAnswer,
-    handle: ({ deps, params }) => ({
+    handle: ({ project }) => ({
       object: "faults",
-      deleted: deps.registry.get(String(params.projectId)).faults.clear(),
+      deleted: project.faults.clear(),
     }),
   }),
   row({
@@ -52,9 +50,9 @@ export const faultRoutes: readonly ControlRoute[] = [
     tag: "faults",
     summary: "One fault rule",
     output: faultAnswer,
-    handle: ({ deps, params }) => ({
+    handle: ({ params, project }) => ({
       object: "fault",
-      ...deps.registry.get(String(params.projectId)).faults.get(String(params.faultId)),
+      ...project.faults.get(String(params.faultId)),
     }),
   }),
   row({
@@ -63,8 +61,8 @@ export const faultRoutes: readonly ControlRoute[] = [
     tag: "faults",
     summary: "Delete one fault rule",
     output: deletedAnswer,
-    handle: ({ deps, params }) => {
-      const fault = deps.registry.get(String(params.projectId)).faults.remove(String(params.faultId));
+    handle: ({ params, project }) => {
+      const fault = project.faults.remove(String(params.faultId));
       return { object: "fault", id: fault.id, deleted: true };
     },
   }),

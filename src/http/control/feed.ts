@@ -39,8 +39,7 @@ export const feedRoutes: readonly ControlRoute[] = [
     stream: "text/event-stream",
     output: z.string(),
     outputDescription: "The stream; it stays open until the client or the server closes it",
-    handle: ({ deps, params, req, res }) => {
-      const project = deps.registry.get(String(params.projectId));
+    handle: ({ deps, req, res, project }) => {
       res.writeHead(200, {
         "Content-Type": "text/event-stream; charset=utf-8",
         "Cache-Control": "no-store",

@@ -2,7 +2,6 @@ import { newApiKeySchema } from "../../domain/auth/api-key.js";
 import { blockKey, createKey, deleteKey, regenerateKey, unblockKey } from "../../domain/auth/keys.js";
 import type { Project } from "../../domain/projects/project.js";
 import { apiKeyAnswer, deletedAnswer, listSchema } from "./answers.js";
-import type { ControlDeps } from "./deps.js";
 import { type ControlCall, type ControlRoute, row } from "./route-table.js";
 import { keyView, listOf } from "./shapes.js";
 
@@ -10,16 +9,11 @@ import { keyView, listOf } from "./shapes.js";
 export const newKeyBody = newApiKeySchema.prefault({});
 
 const KEY = "/projects/{projectId}/keys/{appId}";
-const projectOf = ({ deps, params }: { deps: ControlDeps; params: Record<string, string> }): Project =>
-  deps.registry.get(String(params.projectId));
-const appIdOf = (call: ControlCall) => String(call.params.appId);
+type KeyCall = ControlCall<unknown, unknown, Project>;
+const appIdOf = (call: KeyCall) => String(call.params.appId);
 
 /** POST .../keys/{appId}/{action}: answers the key as it is after the action. */
-function keyAction(
-  action: string,
-  summary: string,
-  act: (call: ControlCall) => Parameters<typeof keyView>[0],
-) {
+function keyAction(action: string, summary: string, act: (call: KeyCall) => Parameters<typeof keyView>[0]) {
   return row({
     method: "post",
     path: `${KEY}/${action}`,
@@ -42,7 +36,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     tag: "keys",
     summary: "The project's API keys",
     output: listSchema("api_keys", apiKeyAnswer),
-    handle: (call) => listOf("api_keys", projectOf(call).apiKeys.list().map(keyView)),
+    handle: (call) => listOf("api_keys", call.project.apiKeys.list().map(keyView)),
   }),
   row({
     method: "post",
@@ -55,7 +49,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     status: 201,
     output: apiKeyAnswer,
     errors: { 409: ["conflict", "limit_exceeded"] },
-    handle: (call) => keyView(createKey(call.deps.registry, projectOf(call), call.body)),
+    handle: (call) => keyView(createKey(call.deps.registry, call.project, call.body)),
   }),
   row({
     method: "get",
@@ -63,7 +57,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     tag: "keys",
     summary: "One API key",
     output: apiKeyAnswer,
-    handle: (call) => keyView(projectOf(call).apiKeys.get(appIdOf(call))),
+    handle: (call) => keyView(call.project.apiKeys.get(appIdOf(call))),
   }),
   row({
     method: "delete",
@@ -72,15 +66,15 @@ export const keyRoutes: readonly ControlRoute[] = [
     summary: "Delete a key: refused at once, its tokens after the grace period",
     output: deletedAnswer,
     handle: (call) => {
-      deleteKey(call.deps.registry, projectOf(call), appIdOf(call));
+      deleteKey(call.deps.registry, call.project, appIdOf(call));
       return { object: "api_key", app_id: appIdOf(call), deleted: true };
     },
   }),
   keyAction("block", "Block a key: refused at once, its tokens after the grace period", (call) =>
-    blockKey(call.deps.registry, projectOf(call), appIdOf(call)),
+    blockKey(call.deps.registry, call.project, appIdOf(call)),
   ),
-  keyAction("unblock", "Unblock a key", (call) => unblockKey(projectOf(call), appIdOf(call))),
+  keyAction("unblock", "Unblock a key", (call) => unblockKey(call.project, appIdOf(call))),
   keyAction("regenerate", "New secret: the old one is refused at once, tokens keep working", (call) =>
-    regenerateKey(projectOf(call), appIdOf(call)),
+    regenerateKey(call.project, appIdOf(call)),
   ),
 ];

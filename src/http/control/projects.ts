@@ -7,15 +7,14 @@ import {
   postedSeed,
   templateRequestSchema,
 } from "../../domain/projects/create.js";
-import type { ProjectDocument } from "../../domain/projects/project-document.js";
+import { parseBody } from "../input/validate.js";
 import { createdProjectAnswer, deletedAnswer, listSchema, projectAnswer } from "./answers.js";
-import { parseBody } from "./input.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { keyView, listOf, projectView } from "./shapes.js";
 
 const projectList = listSchema("projects", projectAnswer);
 
-/** A template request or a posted document: told apart by `template`, so the handler parses it (see below). */
+/** A template request or a posted document: told apart by `template`, so the row parses it (see below). */
 const createProjectBody = z.unknown().meta({
   oneOf: [
     { $ref: "#/components/schemas/TemplateRequest" },
@@ -43,23 +42,21 @@ export const projectRoutes: readonly ControlRoute[] = [
       "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys. " +
       "409 limit_exceeded when the server holds LOYALTY_MOCK_PROJECT_LIMIT projects.",
     body: createProjectBody,
-    parsedBy: "handler",
+    parse: (body, { registry }) => {
+      if (body === null || typeof body !== "object" || Array.isArray(body))
+        throw invalidPayload("Request body should be object");
+      if (Object.hasOwn(body, "template")) {
+        const request = parseBody(templateRequestSchema, body);
+        const ids = creationIds(request.seed, registry.ids);
+        return { document: documentFromTemplate(registry, request, ids), template: request.template };
+      }
+      const ids = creationIds(postedSeed(body as Record<string, unknown>), registry.ids);
+      return { document: parseBody(postedDocumentSchema(ids), body), template: null };
+    },
     status: 201,
     output: createdProjectAnswer,
     errors: { 404: ["not_found"], 409: ["conflict", "limit_exceeded"] },
-    handle: ({ deps: { registry }, body }) => {
-      if (body === null || typeof body !== "object" || Array.isArray(body))
-        throw invalidPayload("Request body should be object");
-      let document: ProjectDocument;
-      let template: string | null = null;
-      if (Object.hasOwn(body, "template")) {
-        const request = parseBody(templateRequestSchema, body);
-        template = request.template;
-        document = documentFromTemplate(registry, request, creationIds(request.seed, registry.ids));
-      } else {
-        const ids = creationIds(postedSeed(body as Record<string, unknown>), registry.ids);
-        document = parseBody(postedDocumentSchema(ids), body);
-      }
+    handle: ({ deps: { registry }, body: { document, template } }) => {
       const project = registry.create(document);
       const keys = project.apiKeys.list().map(keyView);
       return {
@@ -80,7 +77,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     tag: "projects",
     summary: "One project",
     output: projectAnswer,
-    handle: ({ deps, params }) => projectView(deps.registry.get(String(params.projectId))),
+    handle: ({ project }) => projectView(project),
   }),
   row({
     method: "delete",
@@ -88,10 +85,9 @@ export const projectRoutes: readonly ControlRoute[] = [
     tag: "projects",
     summary: "Remove a project and everything in it",
     output: deletedAnswer,
-    handle: ({ deps, params }) => {
-      const id = String(params.projectId);
-      deps.registry.remove(id);
-      return { object: "project", id, deleted: true };
+    handle: ({ deps, project }) => {
+      deps.registry.remove(project.id);
+      return { object: "project", id: project.id, deleted: true };
     },
   }),
   row({
@@ -103,7 +99,7 @@ export const projectRoutes: readonly ControlRoute[] = [
       "409 when one of its fixture keys now belongs to another project (deleted here, created there).",
     output: projectAnswer,
     errors: { 409: ["conflict"] },
-    handle: ({ deps, params }) => projectView(deps.registry.reset(String(params.projectId))),
+    handle: ({ deps, project }) => projectView(deps.registry.reset(project.id)),
   }),
   row({
     method: "post",

@@ -46,8 +46,8 @@ export const requestRoutes: readonly ControlRoute[] = [
     },
     output: listSchema("requests", journalEntryAnswer),
     errors: { 400: ["invalid_payload"] },
-    handle: ({ deps, params, query }) => {
-      const entries = deps.registry.get(String(params.projectId)).journal.list({
+    handle: ({ query, project }) => {
+      const entries = project.journal.list({
         ...(query.method && { methods: query.method }),
         ...(query.path !== undefined && { path: query.path }),
         ...(query.status && { statuses: query.status }),
@@ -64,9 +64,9 @@ export const requestRoutes: readonly ControlRoute[] = [
     tag: "journal",
     summary: "Empty the journal",
     output: clearedAnswer,
-    handle: ({ deps, params }) => ({
+    handle: ({ project }) => ({
       object: "requests",
-      deleted: deps.registry.get(String(params.projectId)).journal.clear(),
+      deleted: project.journal.clear(),
     }),
   }),
 ];

@@ -1,17 +1,40 @@
 import type { Request, Response } from "express";
 import type { z } from "zod";
+import type { Project } from "../../domain/projects/project.js";
+import type { Method } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 
-type ControlMethod = "get" | "post" | "put" | "patch" | "delete";
-
-/** What a handler gets: the parsed query and body when its row declares them, else the raw ones. */
-export interface ControlCall<Query = unknown, Body = unknown> {
+/**
+ * What a handler gets: the parsed query and body when its row declares them, else the raw ones, and the project
+ * its path names.
+ */
+export interface ControlCall<Query = unknown, Body = unknown, Of = Project | undefined> {
   deps: ControlDeps;
   params: Record<string, string>;
   query: Query;
   body: Body;
+  /**
+   * The project of a path under `/projects/{projectId}`, looked up once by the mount after the input is parsed
+   * (404 not_found when there is none); undefined on any other path.
+   */
+  project: Of;
   req: Request;
   res: Response;
+}
+
+/** The project a row's handler is given: one on a path under `/projects/{projectId}`, none elsewhere. */
+type ProjectOf<P extends string> = string extends P
+  ? Project | undefined
+  : P extends `${typeof PROJECT_PATH}${string}`
+    ? Project
+    : undefined;
+
+/** The paths whose rows are given their project (mount.ts): `/projects/{projectId}` and everything under it. */
+const PROJECT_PATH = "/projects/{projectId}";
+
+/** Whether a row's path names a project, whose rows get it looked up (ProjectOf says the same of the types). */
+export function namesProject(path: string): boolean {
+  return path === PROJECT_PATH || path.startsWith(`${PROJECT_PATH}/`);
 }
 
 /** The errors a route may answer besides success, by status: the keys it uses for each. */
@@ -23,7 +46,7 @@ type ControlErrors = Partial<Record<400 | 404 | 409, readonly string[]>>;
  * cannot drift. Every row is behind the admin token when the server has one: it is checked before the route.
  */
 export interface ControlRoute<Query = unknown, Body = unknown> {
-  method: ControlMethod;
+  method: Method;
   /** Under /__mock, as OpenAPI writes it: `{name}` for a path parameter (always a string). */
   path: string;
   /** The OpenAPI tag: the group the route belongs to. */
@@ -36,11 +59,16 @@ export interface ControlRoute<Query = unknown, Body = unknown> {
   queryHelp?: Readonly<Record<string, string>>;
   /**
    * The request body: read as JSON (or streamed, for state documents), documented with `body`, and parsed with it
-   * at the edge unless `parsedBy` says the handler does (it must look at the body to choose a schema).
+   * at the edge, unless `parse` does that instead.
    */
   body?: z.ZodType;
   bodyReader?: "json" | "stream";
-  parsedBy?: "handler";
+  /**
+   * Parses the body at the edge in place of `body`, where the schema alone cannot: a body told apart by looking
+   * at it (a template request or a project document), or a document whose problems are named as the fixture
+   * loader names them (`$.vouchers[2].code`). Runs before the project is looked up, as the schema would.
+   */
+  parse?: (body: unknown, deps: ControlDeps) => Body;
   /** The success status; 204 answers no body. */
   status?: 200 | 201 | 202 | 204;
   /** The success answer's schema (a string for a stream of events). */
@@ -55,20 +83,22 @@ export interface ControlRoute<Query = unknown, Body = unknown> {
   handle(call: ControlCall<Query, Body>): unknown;
 }
 
-/** A row typed on its own, so that its handler and its schemas agree; the table holds them erased. */
+/**
+ * A row typed on its own, so that its handler, its schemas and its path agree (a handler under
+ * `/projects/{projectId}` is given a Project); the table holds them erased.
+ */
 export function row<
+  const P extends string,
   Q extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  Parsed = B extends z.ZodType ? z.output<B> : unknown,
 >(
-  definition: Omit<ControlRoute, "query" | "body" | "handle"> & {
+  definition: Omit<ControlRoute, "path" | "query" | "body" | "parse" | "handle"> & {
+    path: P;
     query?: Q;
     body?: B;
-    handle(
-      call: ControlCall<
-        Q extends z.ZodType ? z.output<Q> : unknown,
-        B extends z.ZodType ? z.output<B> : unknown
-      >,
-    ): unknown;
+    parse?: (body: unknown, deps: ControlDeps) => Parsed;
+    handle(call: ControlCall<Q extends z.ZodType ? z.output<Q> : unknown, Parsed, ProjectOf<P>>): unknown;
   },
 ): ControlRoute {
   return definition as unknown as ControlRoute;

@@ -35,8 +35,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     tag: "settings",
     summary: "The project's settings and those in force",
     output: settingsAnswer,
-    handle: ({ deps: { registry }, params }) =>
-      settingsView(registry, registry.get(String(params.projectId))),
+    handle: ({ deps: { registry }, project }) => settingsView(registry, project),
   }),
   row({
     method: "put",
@@ -45,8 +44,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     summary: "Replace the project's settings",
     body: projectSettingsSchema,
     output: settingsAnswer,
-    handle: ({ deps: { registry }, params, body }) => {
-      const project = registry.get(String(params.projectId));
+    handle: ({ deps: { registry }, body, project }) => {
       apply(registry, project, body);
       return settingsView(registry, project);
     },
@@ -58,8 +56,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     summary: "Change some settings",
     body: settingsPatchBody,
     output: settingsAnswer,
-    handle: ({ deps: { registry }, params, body }) => {
-      const project = registry.get(String(params.projectId));
+    handle: ({ deps: { registry }, body, project }) => {
       const next: Record<string, unknown> = { ...project.settings };
       for (const [name, value] of Object.entries(body)) {
         if (value === null) delete next[name];

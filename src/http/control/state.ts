@@ -1,5 +1,5 @@
 import { projectDocumentSchema } from "../../domain/projects/project-document.js";
-import { replaceProjectState } from "../../domain/projects/state-import.js";
+import { parseProjectDocument, replaceProjectDocument } from "../../domain/projects/state-import.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { sendProjectState } from "./state-stream.js";
 
@@ -23,7 +23,7 @@ export const stateRoutes: readonly ControlRoute[] = [
     summary: "Export the project's whole state in the fixture format",
     stream: "application/json",
     output: projectDocumentSchema,
-    handle: ({ deps, params, res }) => sendProjectState(res, deps.registry.get(String(params.projectId))),
+    handle: ({ res, project }) => sendProjectState(res, project),
   }),
   row({
     method: "put",
@@ -32,12 +32,12 @@ export const stateRoutes: readonly ControlRoute[] = [
     summary: "Replace the project's whole state (validated like fixtures; a bad document changes nothing)",
     body: projectDocumentSchema,
     bodyReader: "stream",
-    // The domain validates it, like fixtures, so that a bad document changes nothing.
-    parsedBy: "handler",
+    // Validated as fixtures are, its problems named by JSON path, before anything changes.
+    parse: parseProjectDocument,
     stream: "application/json",
     output: projectDocumentSchema,
     errors: { 409: ["conflict"] },
-    handle: ({ deps, params, body, res }) =>
-      sendProjectState(res, replaceProjectState(deps.registry, String(params.projectId), body)),
+    handle: ({ deps, body, project, res }) =>
+      sendProjectState(res, replaceProjectDocument(deps.registry, project, body)),
   }),
 ];

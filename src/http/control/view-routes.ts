@@ -42,12 +42,11 @@ function viewRows(view: View): ControlRoute[] {
       },
       output: listSchema(dataRef, view.schema),
       errors: { 400: ["invalid_payload"] },
-      handle: ({ deps, params, query }) => {
+      handle: ({ query, project }) => {
         const { limit, offset, ...rest } = query as Record<string, string | number | undefined>;
         const filters = Object.entries(rest).filter(
           (entry): entry is [string, string] => entry[1] !== undefined,
         );
-        const project = deps.registry.get(String(params.projectId));
         const candidates = view.narrow?.(project, new Map(filters)) ?? view.store(project).list();
         const all = candidates.filter((record) => matches(record, filters));
         const start = Number(offset);
@@ -60,8 +59,7 @@ function viewRows(view: View): ControlRoute[] {
       tag: "views",
       summary: `One of the project's ${words}, by id${view.alternateKey ? " (or code/name)" : ""}`,
       output: view.schema,
-      handle: ({ deps, params }) => {
-        const project = deps.registry.get(String(params.projectId));
+      handle: ({ params, project }) => {
         const key = String(params.recordId);
         const store = view.store(project);
         return store.find(key) ?? view.alternateKey?.(project, key) ?? store.get(key);

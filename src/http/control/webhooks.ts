@@ -38,9 +38,9 @@ export const webhookRoutes: readonly ControlRoute[] = [
     },
     output: listSchema("deliveries", webhookDeliveryAnswer),
     errors: { 400: ["invalid_payload"] },
-    handle: ({ deps, params, query }) => {
+    handle: ({ query, project }) => {
       const { limit, ...filter } = query;
-      const matching = deps.registry.get(String(params.projectId)).outbox.list(filter);
+      const matching = project.outbox.list(filter);
       const shown = limit === undefined ? matching : matching.slice(-limit);
       return listOf("deliveries", shown, matching.length);
     },
@@ -51,7 +51,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     tag: "webhooks",
     summary: "Empty the outbox",
     status: 204,
-    handle: ({ deps, params }) => deps.registry.get(String(params.projectId)).outbox.clear(),
+    handle: ({ project }) => project.outbox.clear(),
   }),
   row({
     method: "post",
@@ -64,8 +64,8 @@ export const webhookRoutes: readonly ControlRoute[] = [
     status: 202,
     output: webhookDeliveryAnswer,
     errors: { 409: ["conflict"] },
-    handle: ({ deps: { registry }, params }) =>
-      registry.dispatcher.resend(registry.get(String(params.projectId)), String(params.deliveryId)),
+    handle: ({ deps: { registry }, params, project }) =>
+      registry.dispatcher.resend(project, String(params.deliveryId)),
   }),
   row({
     method: "get",
@@ -73,8 +73,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     tag: "webhooks",
     summary: "The project's webhook endpoints",
     output: listSchema("webhooks", webhookSchema),
-    handle: ({ deps, params }) =>
-      listOf("webhooks", deps.registry.get(String(params.projectId)).webhooks.list()),
+    handle: ({ project }) => listOf("webhooks", project.webhooks.list()),
   }),
   row({
     method: "post",
@@ -88,8 +87,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     status: 201,
     output: webhookSchema,
     errors: { 409: ["limit_exceeded"] },
-    handle: ({ deps: { registry }, params, body }) => {
-      const project = registry.get(String(params.projectId));
+    handle: ({ deps: { registry }, body, project }) => {
       return project.webhooks.create(body, {
         nowIso: project.clock.iso(),
         limit: registry.defaults.caps.webhooksPerProject,
@@ -104,11 +102,8 @@ export const webhookRoutes: readonly ControlRoute[] = [
     tag: "webhooks",
     summary: "Delete a webhook endpoint",
     status: 204,
-    handle: ({ deps, params }) => {
-      const project = deps.registry.get(String(params.projectId));
-      const id = String(params.webhookId);
-      project.webhooks.get(id);
-      project.webhooks.delete(id);
+    handle: ({ params, project }) => {
+      project.webhooks.remove(String(params.webhookId));
     },
   }),
 ];
