@@ -33,6 +33,8 @@ export interface RunningServer {
   stateWriter: StateWriter | undefined;
   /** The state file's snapshot and log, when `stateFile` was given. */
   stateStore: StateStore | undefined;
+  /** Whether the projects came from the state file (its clocks, keys and records) rather than fixtures. */
+  restored: boolean;
   /** Writes the state file now (when there is one); resolves once it is on disk. */
   save(): Promise<void>;
   /**
@@ -153,6 +155,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     server,
     stateWriter,
     stateStore,
+    restored,
     save: async () => stateWriter?.flush({ force: true }),
     close: async () => {
       // Live feeds never finish on their own; ended first, they leave the drain to the requests in flight.

@@ -8,6 +8,7 @@ import type { CommandLine } from "./command-line.js";
 import { everyAddressLine, openControlWarning } from "./exposure.js";
 import { launcherOf, watchLauncher } from "./launcher.js";
 import { type NameOf, startFailure } from "./start-errors.js";
+import { clockNote, seedNote } from "./start-notes.js";
 
 type Serve = Extract<CommandLine, { command: "serve" }>;
 
@@ -44,10 +45,12 @@ export async function serve(line: Serve): Promise<void> {
     if (everywhere !== undefined) say(everywhere);
     const warning = openControlWarning(settings.host, settings.adminToken);
     if (warning !== undefined) say(warning);
-    // Its own line: scripts read the URL from the line above, to its end.
-    if (settings.seed !== undefined)
-      say("seeded: ids, codes, tokens and secrets are predictable; for tests only");
-    if (settings.freezeClock !== undefined) say(`every project clock frozen at ${settings.freezeClock}`);
+    // Their own lines: scripts read the URL from the line above, to its end.
+    for (const note of [
+      seedNote(settings.seed, settings.host),
+      clockNote(running.registry.list(), settings.freezeClock, running.restored),
+    ])
+      if (note !== undefined) say(note);
     const projects = running.registry.list().map((project) => project.id);
     logger.info(
       { url: running.url, projects, stateFile: settings.stateFile, seeded: settings.seed !== undefined },

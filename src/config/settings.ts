@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_JOURNAL_SIZE, V2_AUTH_MODES } from "../domain/projects/settings.js";
 import { STATE_SYNC_MODES } from "../persistence/state-writer.js";
+import { CLOCK_RANGE, clockRangeProblem } from "../platform/clock.js";
 import { deepFreeze } from "../platform/deep-freeze.js";
 import type { LogLevel } from "../platform/logger.js";
 import { corsOrigins, host, instant, int, trustProxy, webhookHosts } from "./setting-schemas.js";
@@ -144,7 +145,10 @@ export const SETTINGS = {
     env: "FREEZE_CLOCK",
     flag: { name: "freeze-clock", value: "<instant>" },
     help: "every project's clock starts at this instant (2026-01-01T09:00:00Z, or 2026-01-01 for midnight UTC) and stands still until moved",
-    schema: instant,
+    schema: instant.refine(
+      (value) => clockRangeProblem(Date.parse(value)) === undefined,
+      `an ISO 8601 instant from ${CLOCK_RANGE}`,
+    ),
   },
   stateSync: {
     env: "STATE_SYNC",

@@ -10,6 +10,34 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * The instants a state file holds: ISO 8601 in UTC with a four-digit year, as the service writes them, from
+ * 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (`+010000-…` or `-000001-…` is no timestamp of the format).
+ */
+const STORED_MIN_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const STORED_MAX_MS = Date.parse("9999-12-31T23:59:59.999Z");
+/**
+ * The furthest ahead of its clock a project stores an instant: the end of a blocked or deleted key's grace (at most
+ * LOYALTY_MOCK_TOKEN_GRACE_SECONDS' 86,400 s); a token's expiry is 900 s ahead. test/platform/clock.test.ts holds
+ * it to both.
+ */
+export const LONGEST_LEAD_MS = 86_400_000;
+/** What a project's clock may show: whatever it stores from there on stays within STORED_MIN_MS..STORED_MAX_MS. */
+export const CLOCK_MIN_MS = STORED_MIN_MS;
+export const CLOCK_MAX_MS = STORED_MAX_MS - LONGEST_LEAD_MS;
+/** The most a running clock's offset from the server's may be: enough to reach any instant of the range. */
+export const CLOCK_OFFSET_LIMIT_MS = CLOCK_MAX_MS - CLOCK_MIN_MS;
+
+/** The range in words: `0000-01-01T00:00:00.000Z to 9999-12-30T23:59:59.999Z`. */
+export const CLOCK_RANGE = `${new Date(CLOCK_MIN_MS).toISOString()} to ${new Date(CLOCK_MAX_MS).toISOString()}`;
+
+/** Why a project's clock cannot show `ms` (the range in words), or undefined when it can. */
+export function clockRangeProblem(ms: number): string | undefined {
+  if (ms >= CLOCK_MIN_MS && ms <= CLOCK_MAX_MS) return undefined;
+  const shown = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(ms);
+  return `A project clock shows instants from ${CLOCK_RANGE} (what the state file can hold, less a day for what is stored ahead of the clock); this would put it at ${shown}`;
+}
+
 /** A clock that only moves when told to: the root clock of deterministic tests. */
 export class ManualClock implements Clock {
   #now: number;
@@ -49,7 +77,13 @@ export class ProjectClock implements Clock {
   }
 
   now(): number {
-    return this.#frozenAt ?? this.#root.now() + this.#offsetMs;
+    if (this.#frozenAt !== undefined) return this.#frozenAt;
+    const now = this.#root.now() + this.#offsetMs;
+    if (now <= CLOCK_MAX_MS && now >= CLOCK_MIN_MS) return now;
+    // Moves are refused past either end of the range; a running clock that reaches one with time stops there, so
+    // nothing it stamps (or stores ahead of it) ever leaves what the state file can hold.
+    this.#frozenAt = now > CLOCK_MAX_MS ? CLOCK_MAX_MS : CLOCK_MIN_MS;
+    return this.#frozenAt;
   }
 
   /** The current moment as the service writes timestamps: ISO 8601 UTC with milliseconds. */

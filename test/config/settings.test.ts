@@ -70,6 +70,9 @@ describe("settings", () => {
     expect(() => readConfig({ LOYALTY_MOCK_EVENT_LIMIT: "0" })).toThrow(/EVENT_LIMIT/);
     expect(() => readConfig({ LOYALTY_MOCK_PROJECT_LIMIT: "many" })).toThrow(/PROJECT_LIMIT/);
     expect(() => readConfig({ LOYALTY_MOCK_STATE_COMPACT_BYTES: "100" })).toThrow(/STATE_COMPACT_BYTES/);
+    expect(() => readConfig({ LOYALTY_MOCK_FREEZE_CLOCK: "9999-12-31T00:00:00Z" })).toThrow(
+      'Invalid value for LOYALTY_MOCK_FREEZE_CLOCK: "9999-12-31T00:00:00Z"; expected an ISO 8601 instant from 0000-01-01T00:00:00.000Z to 9999-12-30T23:59:59.999Z',
+    );
     expect(() => readConfig({ LOYALTY_MOCK_HEADERS_TIMEOUT_MS: "60000" })).toThrow(
       /must not be longer than LOYALTY_MOCK_REQUEST_TIMEOUT_MS/,
     );

@@ -276,11 +276,11 @@ describe("replacing a project's state", () => {
     {
       name: "a clock offset out of range",
       edit: (d) => {
-        d.project.clock = { offset_ms: 2e13 };
+        d.project.clock = { offset_ms: 4e14 };
         return d;
       },
       status: 400,
-      details: "$.project.clock.offset_ms: should be <= 10000000000000",
+      details: "$.project.clock.offset_ms: should be <= 315569433599999",
     },
     {
       name: "another project's id",

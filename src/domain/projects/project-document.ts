@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CLOCK_OFFSET_LIMIT_MS, clockRangeProblem } from "../../platform/clock.js";
 import { apiKeySchema } from "../auth/api-key.js";
 import { tokenSchema } from "../auth/token-store.js";
 import { campaignSchema } from "../campaigns/campaign.js";
@@ -20,8 +21,11 @@ export { COLLECTIONS, type CollectionName } from "./collections.js";
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-/** About 300 years either way: far enough for any test, near enough that every moment stays a valid date. */
-const CLOCK_OFFSET_LIMIT_MS = 10_000_000_000_000;
+/** A moment a project's clock stands at: within the range every stored instant derived from it stays valid in. */
+const clockInstant = z.iso.datetime({ offset: true }).superRefine((value, context) => {
+  const problem = clockRangeProblem(Date.parse(value));
+  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+});
 
 /**
  * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the
@@ -39,9 +43,13 @@ export const projectDocumentSchema = z
        */
       clock: z
         .strictObject({
+          /**
+           * Enough to reach any moment of the clock's range from any other; a running clock that would show one
+           * outside it stands still at the end it passed (see ProjectClock).
+           */
           offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS),
           /** Set while the clock stands still: the moment it shows (a frozen clock stays frozen across restarts). */
-          frozen_at: z.iso.datetime({ offset: true }).optional(),
+          frozen_at: clockInstant.optional(),
         })
         .default({ offset_ms: 0 }),
       /**

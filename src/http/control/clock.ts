@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { invalidPayload } from "../../domain/errors.js";
+import { CLOCK_RANGE, clockRangeProblem } from "../../platform/clock.js";
 import { clockAnswer } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { clockView } from "./shapes.js";
@@ -13,11 +15,14 @@ export const moveClockBody = z
       .min(-MAX_MOVE_SECONDS)
       .max(MAX_MOVE_SECONDS)
       .optional()
-      .describe("Seconds to move the clock; negative moves it back."),
+      .describe(
+        `Seconds to move the clock; negative moves it back. 400 when it would leave ${CLOCK_RANGE}, the instants a ` +
+          "project clock shows.",
+      ),
     set: z.iso
       .datetime({ offset: true })
       .optional()
-      .describe("The moment the project's clock shows from now on."),
+      .describe(`The moment the project's clock shows from now on, from ${CLOCK_RANGE}.`),
     freeze: z
       .boolean()
       .optional()
@@ -60,6 +65,15 @@ export const clockRoutes: readonly ControlRoute[] = [
     body: moveClockBody,
     output: clockAnswer,
     handle: ({ body, project }) => {
+      // Checked before anything moves: a clock past the range would stamp (and store) what no state file holds.
+      const after =
+        body.advance_seconds !== undefined
+          ? project.clock.now() + body.advance_seconds * 1000
+          : body.set !== undefined
+            ? Date.parse(body.set)
+            : project.clock.now();
+      const problem = clockRangeProblem(after);
+      if (problem !== undefined) throw invalidPayload(problem);
       // The move happens while the clock stands still, so `{set, freeze: true}` stops it exactly at `set` and
       // `{set, freeze: false}` lets it run from exactly `set`: no millisecond of the root clock slips in between.
       if (body.freeze === true) project.clock.freeze();
