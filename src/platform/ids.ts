@@ -161,6 +161,11 @@ export interface IdSource {
   randomString(length: number, charset?: string): string;
   uuid(): string;
   hex(bytes: number): string;
+  /**
+   * Another stream of the same seed, named by `salt`, whatever this one has drawn: the same salt gives the same
+   * values. The CSPRNG has no streams: it answers itself.
+   */
+  branch(salt: string): IdSource;
 }
 
 /** The CSPRNG, through the pools above: what every server without a seed uses. */
@@ -173,6 +178,7 @@ export const randomIds: IdSource = {
   randomString,
   uuid: () => uuidFrom(randomView(16)),
   hex: (bytes) => randomView(bytes).toString("hex"),
+  branch: () => randomIds,
 };
 
 /**
@@ -188,8 +194,13 @@ export class SeededIds implements IdSource {
   #block: Buffer = Buffer.alloc(0);
   #offset = 0;
 
-  constructor(seed: string, scope: string) {
+  /** `seed` and `scope`, or the key of a stream already made (a branch's). */
+  constructor(seed: string | Buffer, scope: string) {
     this.#key = createHmac("sha256", seed).update(scope).digest();
+  }
+
+  branch(salt: string): SeededIds {
+    return new SeededIds(this.#key, `branch\u0000${salt}`);
   }
 
   #draw = (count: number): Buffer => {

@@ -23,6 +23,18 @@ describe("SeededIds", () => {
     expect(code).toMatch(/^[ABC]{8}$/);
   });
 
+  it("a branch is a stream of its own: the same salt gives the same values, wherever the parent stood", () => {
+    const parent = new SeededIds("seed", "project\u0000demo");
+    const early = draws(parent.branch("past\u0000a"));
+    draws(parent);
+    expect(draws(parent.branch("past\u0000a"))).toEqual(early);
+    expect(draws(parent.branch("past\u0000b")).filter((value, i) => value === early[i])).toEqual([]);
+    expect(
+      draws(new SeededIds("seed", "project\u0000demo")).filter((value, i) => value === early[i]),
+    ).toEqual([]);
+    expect(randomIds.branch("anything")).toBe(randomIds);
+  });
+
   it("another seed or another scope gives other values", () => {
     const values = draws(new SeededIds("seed", "project\u0000demo"));
     for (const other of [

@@ -6,6 +6,7 @@ import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { CredentialIndex, checkFixturesClaimEachOnce } from "./credential-index.js";
+import { idsPast } from "./id-streams.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults } from "./settings.js";
@@ -42,6 +43,8 @@ export class ProjectRegistry {
   readonly #projects = new Map<string, Project>();
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #credentials = new CredentialIndex();
+  /** Projects created from a posted document (the control API), not from the server's fixtures. */
+  readonly #imported = new Set<string>();
   #watcher: RegistryWatcher | undefined;
   /** The server's seed (LOYALTY_MOCK_SEED), for every project that has none of its own. */
   readonly seed: string | undefined;
@@ -106,7 +109,16 @@ export class ProjectRegistry {
     const limit = this.defaults.caps.projects;
     if (this.#projects.size >= limit)
       throw limitExceeded("The server", "projects", limit, CAP_VARIABLES.projects);
-    return this.add(document);
+    // A posted document may be an export: its project draws past it, now and after each reset.
+    const id = document.project.id;
+    const marked = !this.#imported.has(id) && !this.#projects.has(id);
+    if (marked) this.#imported.add(id);
+    try {
+      return this.add(document);
+    } catch (error) {
+      if (marked) this.#imported.delete(id);
+      throw error;
+    }
   }
 
   /**
@@ -116,11 +128,8 @@ export class ProjectRegistry {
   replace(document: ProjectDocument): Project {
     const current = this.get(document.project.id);
     this.#credentials.checkFree(document, current);
-    // The state says what its clock is; the project goes on drawing from its stream, so values it made before
-    // (and the imported state may hold) are never made again.
-    const project = new Project(document, this.clock, {
-      ids: document.project.seed === current.seed ? current.ids : this.#idsFor(document),
-    });
+    // The state says what its clock is; a seeded project draws past every value the state holds (id-streams.ts).
+    const project = new Project(document, this.clock, { ids: idsPast(this.#idsFor(document), document) });
     this.#uninstall(current);
     this.#install(project, "replaced");
     return project;
@@ -165,6 +174,7 @@ export class ProjectRegistry {
   remove(id: string): void {
     this.#uninstall(this.get(id));
     this.#fixtures.delete(id);
+    this.#imported.delete(id);
     this.#watcher?.removed(id);
     this.feed.announce(id, "project");
   }
@@ -224,7 +234,11 @@ export class ProjectRegistry {
    * resets between tests gets the same ids whatever order its tests run in).
    */
   #build(document: ProjectDocument): Project {
-    return new Project(document, this.clock, { ids: this.#idsFor(document), freezeAt: this.freezeAt });
+    const ids = this.#idsFor(document);
+    return new Project(document, this.clock, {
+      ids: this.#imported.has(document.project.id) ? idsPast(ids, document) : ids,
+      freezeAt: this.freezeAt,
+    });
   }
 
   #seedOf(document: ProjectDocument): string | undefined {
