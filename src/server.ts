@@ -7,7 +7,7 @@ import { DEFAULTS } from "./config/settings.js";
 import type { StartOptions } from "./config/start-options.js";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
-import { createApp } from "./http/app.js";
+import { createApp, heldRequestsOf } from "./http/app.js";
 import { createHttpServer } from "./http/server/http-server.js";
 import { type LoadedState, loadState } from "./persistence/load-state.js";
 import { logFilesOf } from "./persistence/replay.js";
@@ -160,6 +160,8 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     close: async () => {
       // Live feeds never finish on their own; ended first, they leave the drain to the requests in flight.
       registry.feed.close();
+      // Requests a fault rule holds back go on now: their delay would outlast the drain, and Docker's grace.
+      heldRequestsOf(app)?.release();
       await drain(server, options.drainTimeoutMs);
       // After the requests (their notifications are queued by then); a stuck receiver is cut off after a grace.
       await registry.dispatcher.close();

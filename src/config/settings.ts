@@ -332,6 +332,10 @@ export function settingsOf(config: Config): Settings {
  */
 export const DEFAULTS = deepFreeze({
   ...settingsOf(readConfig({})),
-  /** Longest close() waits for in-flight requests before cutting their connections. */
-  drainTimeoutMs: 10_000,
+  /**
+   * Longest close() waits for in-flight requests before cutting their connections. Docker kills a container 10 s
+   * after `docker stop`: the drain, the webhook deliveries' grace (at most 2 s) and the state file's last save
+   * must all fit in that, with room to spare.
+   */
+  drainTimeoutMs: 5_000,
 });

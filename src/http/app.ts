@@ -8,6 +8,7 @@ import express, {
 import type { Logger } from "pino";
 import { attribute } from "../domain/auth/attribution.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { HeldRequests } from "../emulation/faults/held-requests.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
 import { controlRouter } from "./control/router.js";
@@ -57,6 +58,9 @@ export interface AppConfig {
 export function createApp(deps: AppConfig): Express {
   const { bodyLimit } = deps;
   const app = baseApp({ ...deps, logRequests: false });
+  // Read by the server's close() (heldRequestsOf), which lets them go before it drains.
+  const held = new HeldRequests();
+  app.locals.heldRequests = held;
   app.use(
     entrance({
       log: startRequestLog(deps.logger ?? silentLogger, seededRequestIds(deps.registry)),
@@ -66,7 +70,7 @@ export function createApp(deps: AppConfig): Express {
       ...(deps.changes && { trackChanges: changeTracking(deps.changes) }),
       // Everything outside /__mock is the service's API: journaled, and open to each project's faults and rate
       // limit.
-      traffic: trafficMiddleware(deps.registry),
+      traffic: trafficMiddleware(deps.registry, held),
     }),
   );
   // The dashboard's files and the control API under one mount. The dashboard comes before the control API and its
@@ -89,6 +93,11 @@ export function createApp(deps: AppConfig): Express {
   app.use(MOCK_PREFIX, mock);
   mountOperations(app, { registry: deps.registry, bodyLimit });
   return finishApp(app, bodyLimit);
+}
+
+/** The requests the app's fault rules hold back; undefined for an app createApp did not build. */
+export function heldRequestsOf(app: Express): HeldRequests | undefined {
+  return (app.locals as { heldRequests?: HeldRequests }).heldRequests;
 }
 
 /**

@@ -38,7 +38,10 @@ describe("the image", () => {
     });
     expect(inspect(IMAGE, "{{.Config.User}}")).toBe("loyalty:loyalty");
     expect(inspect(IMAGE, "{{json .Config.Volumes}}")).toBe('{"/data":{}}');
-    expect(inspect(IMAGE, "{{json .Config.Healthcheck.Test}}")).toContain("LOYALTY_MOCK_PORT");
+    // The server's own flags and environment decide where it is checked (cli/health-check.ts), not the image's.
+    expect(inspect(IMAGE, "{{json .Config.Healthcheck.Test}}")).toBe(
+      '["CMD","node","/app/dist/cli/health-main.js"]',
+    );
   });
 
   it("adds at most 80 MiB to its base image", () => {
@@ -109,6 +112,88 @@ describe("a container of the image", () => {
     const took = Date.now() - began;
     expect(inspect(id, "{{.State.ExitCode}}")).toBe("0");
     expect(took).toBeLessThan(5000);
+  });
+
+  it("follows --admin-token given as a flag: healthy, while the control API asks for that token", async () => {
+    const id = runDetached([...PUBLISH, "--health-interval", "1s"], IMAGE, ["--admin-token", "from-a-flag"]);
+    const base = `http://127.0.0.1:${hostPort(id)}`;
+    expect(await healthy(base, { [ADMIN]: "from-a-flag" })).toMatchObject({ control: "token" });
+    expect((await fetch(`${base}/__mock/health`)).status).toBe(401);
+    await dockerHealthy(id);
+  });
+
+  it("follows --port given as a flag, and -p", async () => {
+    const id = runDetached(["-p", "127.0.0.1::4000", "--health-interval", "1s"], IMAGE, ["--port", "4000"]);
+    await healthy(`http://127.0.0.1:${hostPort(id, 4000)}`);
+    await dockerHealthy(id);
+    const short = runDetached(["-p", "127.0.0.1::4200", "--health-interval", "1s"], IMAGE, ["-p", "4200"]);
+    await dockerHealthy(short);
+  });
+
+  it("says in its health log what it cannot follow: a port chosen at start (--port 0)", async () => {
+    const id = runDetached(["--health-interval", "1s"], IMAGE, ["--port", "0"]);
+    let output = "";
+    for (const deadline = Date.now() + 30_000; output === "" && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      output = inspect(id, "{{range .State.Health.Log}}{{.Output}}{{end}}");
+    }
+    expect(output).toContain(
+      "loyalty-mock health: the server listens on a port it chose at start (--port 0), which a health check cannot know",
+    );
+    expect(inspect(id, "{{.State.Health.Status}}")).not.toBe("healthy");
+  });
+
+  it("on docker stop, answers a request a 15 s delay fault holds, saves and exits 0 well inside the grace", async () => {
+    const volume = unique("held");
+    docker(["volume", "create", "--label", LABEL, volume]);
+    const id = runDetached([
+      ...[...PUBLISH, "-v", `${volume}:/data`, "-e", "LOYALTY_MOCK_STATE_FILE=/data/state.json"],
+    ]);
+    const base = `http://127.0.0.1:${hostPort(id)}`;
+    await healthy(base);
+    const rule = { method: "POST", path: "/v1/events", action: "delay", latency_ms: 15_000 };
+    const added = await fetch(`${base}/__mock/projects/demo/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(rule),
+    });
+    expect(added.status).toBe(201);
+    const held = fetch(`${base}/v1/events`, {
+      method: "POST",
+      headers: {
+        "X-App-Id": "demo-app-id",
+        "X-App-Token": "demo-app-token",
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({
+        event: "user_subscribed",
+        customer: { source_id: "held" },
+        metadata: { plan: "pro" },
+      }),
+    });
+    // The rule has taken the request once it counts a match.
+    for (let matched = 0; matched === 0; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      const faults = await fetch(`${base}/__mock/projects/demo/faults`);
+      matched = ((await faults.json()) as { faults: { matched: number }[] }).faults[0]?.matched ?? 0;
+    }
+    const began = Date.now();
+    docker(["stop", id], 30_000);
+    expect(Date.now() - began).toBeLessThan(5000);
+    expect(inspect(id, "{{.State.ExitCode}}")).toBe("0");
+    expect((await held).status).toBe(200);
+    const again = runDetached([
+      ...PUBLISH,
+      "-v",
+      `${volume}:/data`,
+      "-e",
+      "LOYALTY_MOCK_STATE_FILE=/data/state.json",
+    ]);
+    const next = `http://127.0.0.1:${hostPort(again)}`;
+    await healthy(next);
+    const state = (await (await fetch(`${next}/__mock/projects/demo/state`)).json()) as {
+      customers: { source_id: string | null }[];
+    };
+    expect(state.customers.some((customer) => customer.source_id === "held")).toBe(true);
   });
 
   it("keeps state in a volume at /data across containers, with a read-only root and a tmpfs /tmp", async () => {

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import { ApiError } from "../../domain/errors.js";
 import { type Fault, statusKey } from "../../emulation/faults/fault-rules.js";
+import type { HeldRequests } from "../../emulation/faults/held-requests.js";
 import { requestIdOf } from "../context.js";
 import { sendError } from "../errors/error-handler.js";
 
@@ -33,8 +34,17 @@ function truncateResponse(res: Response): void {
   }) as Response["end"];
 }
 
-/** Plays a fault rule on one request; `proceed` lets the request go on to the operation. */
-export function playFault(fault: Fault, req: Request, res: Response, proceed: () => void): void {
+/**
+ * Plays a fault rule on one request; `proceed` lets the request go on to the operation. A latency is held in
+ * `held`, which a stopping server releases at once.
+ */
+export function playFault(
+  fault: Fault,
+  req: Request,
+  res: Response,
+  proceed: () => void,
+  held: HeldRequests,
+): void {
   const act = () => {
     switch (fault.action) {
       case "error":
@@ -52,6 +62,6 @@ export function playFault(fault: Fault, req: Request, res: Response, proceed: ()
         return;
     }
   };
-  if (fault.latency_ms > 0) setTimeout(act, fault.latency_ms);
+  if (fault.latency_ms > 0) held.hold(fault.latency_ms, act);
   else act();
 }

@@ -3,6 +3,7 @@ import { attribute } from "../../domain/auth/attribution.js";
 import { apiLimitReached } from "../../domain/errors.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import type { HeldRequests } from "../../emulation/faults/held-requests.js";
 import { credentialsOf } from "../operations/credentials.js";
 import { playFault } from "./faults.js";
 import { type EntryNotes, journalRequest, pathOf } from "./journal.js";
@@ -28,7 +29,7 @@ function limitRate(registry: ProjectRegistry, project: Project, res: Response): 
  * project's fault rules and rate limit apply, in that order. Requests no project's credentials name pass untouched.
  * The operations themselves know nothing of this, so every route, present or future, is covered alike.
  */
-export function trafficMiddleware(registry: ProjectRegistry): RequestHandler {
+export function trafficMiddleware(registry: ProjectRegistry, held: HeldRequests): RequestHandler {
   return (req, res, next) => {
     const attribution = attribute(registry, credentialsOf(req));
     if (!attribution) return next();
@@ -39,7 +40,7 @@ export function trafficMiddleware(registry: ProjectRegistry): RequestHandler {
       project.faults.size === 0 ? undefined : project.faults.take(req.method, pathOf(req.originalUrl));
     if (!fault) return proceed(registry, project, verified, notes, res, next);
     notes.fault = { id: fault.id, action: fault.action };
-    playFault(fault, req, res, () => proceed(registry, project, verified, notes, res, next));
+    playFault(fault, req, res, () => proceed(registry, project, verified, notes, res, next), held);
   };
 }
 
