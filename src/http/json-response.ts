@@ -1,4 +1,5 @@
 import type { Express, Response } from "express";
+import { stringifyExact } from "../platform/exact-json.js";
 
 const SENT_JSON = Symbol("sentJson");
 type Sending = Response & { [SENT_JSON]?: string };
@@ -11,7 +12,8 @@ export function sentJson(res: Response): string | undefined {
 /**
  * res.json for every route of `app`, as Express's own but keeping the text it sends for the request journal, so
  * that the journal needs no per-request wrapper to see the answer: the body is stringified once. The app sets no
- * "json spaces", "json replacer" or "json escape", so JSON.stringify(body) is the text Express's res.json would send.
+ * "json spaces", "json replacer" or "json escape", so JSON.stringify(body) is the text Express's res.json would send;
+ * stringifyExact is that, and writes the bigints of 64-bit fields past 2^53 as their digits.
  *
  * The common answer (no Content-Type set yet, a status with a body, not HEAD, no ETag asked for, no
  * Transfer-Encoding) is sent as res.send would send it, with the same headers: `application/json; charset=utf-8`
@@ -21,7 +23,7 @@ export function sentJson(res: Response): string | undefined {
  */
 export function useJsonAnswers(app: Express): void {
   app.response.json = function json(this: Response, body: unknown): Response {
-    const text = JSON.stringify(body) as string | undefined;
+    const text = stringifyExact(body) as string | undefined;
     (this as Sending)[SENT_JSON] = text;
     if (
       text === undefined ||

@@ -2,6 +2,7 @@ import type { Project } from "../domain/projects/project.js";
 import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
+import { stringifyExact } from "../platform/exact-json.js";
 
 /**
  * The lines of the state file's log and snapshots (docs/reference/persistence.md), one JSON object each, `o` saying what
@@ -28,7 +29,7 @@ interface Pending {
 }
 
 function line(value: object): string {
-  return `${JSON.stringify(value)}\n`;
+  return `${stringifyExact(value)}\n`;
 }
 
 /**
@@ -139,7 +140,7 @@ function recordLines(project: Project, records: Map<string, boolean>): string {
     const record = collectionView(project, c).get(slot.slice(cut + 1));
     if (deleted || record === undefined) out.push(`{"o":"del","p":${p},"c":"${c}","k":${k}}\n`);
     if (record !== undefined)
-      out.push(`{"o":"put","p":${p},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`);
+      out.push(`{"o":"put","p":${p},"c":"${c}","k":${k},"r":${stringifyExact(record)}}\n`);
   }
   return out.join("");
 }
@@ -169,7 +170,7 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
     push(line({ o: "fixtures", p: project.id, h: fixtures.project }));
     for (const c of COLLECTIONS)
       for (const record of fixtures[c]) {
-        push(`{"o":"fput","p":${id},"c":"${c}","r":${JSON.stringify(record)}}\n`);
+        push(`{"o":"fput","p":${id},"c":"${c}","r":${stringifyExact(record)}}\n`);
         if (full()) yield cut();
       }
     push(line({ o: "clear", p: project.id, h: projectHeader(project) }));
@@ -184,7 +185,7 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
         push(
           i !== undefined && seeded[i] === record
             ? `{"o":"same","p":${id},"c":"${c}","k":${k},"i":${i}}\n`
-            : `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${JSON.stringify(record)}}\n`,
+            : `{"o":"put","p":${id},"c":"${c}","k":${k},"r":${stringifyExact(record)}}\n`,
         );
         if (full()) yield cut();
       }

@@ -1,4 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { EXACT_COLLECTIONS } from "../domain/shared/int64.js";
+import { exactUnderKeys, mayLoseDigits, parseExact, withDoubles } from "../platform/exact-json.js";
 
 /**
  * The lines of a file in runs, each with the number of its first line, read in chunks: a state of a million cards
@@ -59,11 +61,26 @@ export function parseLine(text: string): Record<string, unknown> | undefined {
   const same = text.charCodeAt(6) === 115 ? SAME_LINE.exec(text) : null; // "s" of "same"
   if (same) return { o: "same", p: same[1], c: same[2], k: same[3], i: Number(same[4]) };
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = (mayLoseDigits(text) ? parseExact(text, exactWhere64Bit) : JSON.parse(text)) as unknown;
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A line read with its integers past 2^53 exact keeps them in a record of a collection with 64-bit fields (`c`), or
+ * in those collections of a whole document (`d`); anywhere else they are the doubles JSON.parse gives.
+ */
+function exactWhere64Bit(line: unknown): unknown {
+  if (typeof line !== "object" || line === null) return withDoubles(line);
+  const { c, d } = line as { c?: unknown; d?: unknown };
+  if (typeof c === "string" && EXACT_COLLECTIONS.has(c)) return line;
+  if (typeof d === "object" && d !== null) {
+    exactUnderKeys(d, EXACT_COLLECTIONS);
+    return line;
+  }
+  return withDoubles(line);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { exportProject } from "../domain/projects/state-export.js";
 import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
+import { stringifyExact } from "../platform/exact-json.js";
 
 /**
  * The version-1 state file (0.4.0 and earlier): every project of the server, each as its fixtures (what a reset
@@ -54,10 +55,10 @@ export function serializeState(registry: ProjectRegistry, clock: Clock = registr
     const fixtures = registry.fixturesOf(project.id);
     let text = fixturesText.get(fixtures);
     if (text === undefined) {
-      text = JSON.stringify(fixtures);
+      text = stringifyExact(fixtures);
       fixturesText.set(fixtures, text);
     }
-    return `{"fixtures":${text},"state":${JSON.stringify(exportProject(project))}}`;
+    return `{"fixtures":${text},"state":${stringifyExact(exportProject(project))}}`;
   });
   const head = JSON.stringify({
     format: STATE_FILE_FORMAT,

@@ -29,10 +29,13 @@ export interface DocumentProblem {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: DocumentProblem };
 
-/** JSON.parse, with the position of a syntax error as a line and column. */
-export function parseJsonText(text: string): Parsed<unknown> {
+/**
+ * JSON.parse (or `parse`, which throws JSON.parse's errors: parseExact), with the position of a syntax error as a
+ * line and column.
+ */
+export function parseJsonText(text: string, parse: (text: string) => unknown = JSON.parse): Parsed<unknown> {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parse(text) };
   } catch (error) {
     const message = (error as Error).message;
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? Number.NaN);

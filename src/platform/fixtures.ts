@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { formatJsonPath, parseDocument, parseJsonText } from "./documents.js";
+import { exactUnderKeys, parseExact } from "./exact-json.js";
 
 /** The fixtures shipped with the package: `<package root>/fixtures`, from src/ and from dist/ alike. */
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures", import.meta.url));
@@ -20,8 +21,19 @@ export class FixtureError extends Error {
   }
 }
 
-function readJson(file: string, shownAs: string): unknown {
-  const parsed = parseJsonText(readFileSync(file, "utf8"));
+/** How a file's integers past 2^53 are read: as JSON.parse reads them, all exactly, or exactly under some keys. */
+type Exactness = "none" | "all" | ReadonlySet<string>;
+
+function readJson(file: string, shownAs: string, exact: Exactness = "none"): unknown {
+  const text = readFileSync(file, "utf8");
+  const parsed = parseJsonText(
+    text,
+    exact === "none"
+      ? JSON.parse
+      : exact === "all"
+        ? (json) => parseExact(json)
+        : (json) => parseExact(json, (value) => exactUnderKeys(value, exact)),
+  );
   if (parsed.ok) return parsed.value;
   throw new FixtureError(shownAs, parsed.problem.where ?? "$", parsed.problem.problem);
 }
@@ -42,6 +54,7 @@ function folderSource(
   shownAs: string,
   collections: readonly string[],
   required: readonly string[],
+  exactUnder: ReadonlySet<string>,
 ): Source {
   const byFile = new Map(collections.map((name) => [collectionFile(name), name]));
   const document: Record<string, unknown> = {};
@@ -57,7 +70,7 @@ function folderSource(
           "$",
           `unknown fixture file; expected project.json or one of ${[...byFile.keys()].join(", ")}`,
         );
-      document[collection] = readJson(join(dir, entry), shown);
+      document[collection] = readJson(join(dir, entry), shown, exactUnder.has(collection) ? "all" : "none");
     }
   }
   if (document.project === undefined)
@@ -86,13 +99,15 @@ function folderSource(
  * Reads every project of a fixtures folder: each sub-folder is one project (project.json and one file per
  * collection), each top-level .json file one whole project document. Every document is validated with `schema`;
  * the first problem stops the load with its file and JSON path. A folder must hold the file of each `required`
- * collection; the others default to empty.
+ * collection; the others default to empty. Integers past 2^53 are kept exactly in the collections `exactUnder`
+ * names (platform/exact-json.ts), and read as JSON.parse reads them elsewhere.
  */
 export function loadFixtures<S extends z.ZodType>(
   dir: string,
   schema: S,
   collections: readonly string[],
   required: readonly string[] = [],
+  exactUnder: ReadonlySet<string> = new Set(),
 ): z.output<S>[] {
   let entries: string[];
   try {
@@ -109,9 +124,12 @@ export function loadFixtures<S extends z.ZodType>(
     const full = join(dir, entry);
     const shownAs = relative(process.cwd(), full) || full;
     let source: Source;
-    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections, required);
+    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections, required, exactUnder);
     else if (entry.endsWith(".json"))
-      source = { document: readJson(full, shownAs), locate: (path) => ({ file: shownAs, path }) };
+      source = {
+        document: readJson(full, shownAs, exactUnder),
+        locate: (path) => ({ file: shownAs, path }),
+      };
     else continue;
     documents.push(parseSource(schema, source));
   }

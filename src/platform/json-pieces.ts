@@ -39,7 +39,14 @@ function unexpected(byte: number | undefined): SyntaxError {
   );
 }
 
+/**
+ * Parses one piece: the text, and the root's key it belongs to (undefined in a root array). JSON.parse by default;
+ * parseExact for the parts whose integers past 2^53 are kept (platform/exact-json.ts).
+ */
+export type PieceParser = (text: string, key: string | undefined) => unknown;
+
 export class JsonPieces {
+  readonly #parse: PieceParser;
   #root: Record<string, unknown> | unknown[] | undefined;
   #at: At = "start";
   #key = "";
@@ -50,6 +57,10 @@ export class JsonPieces {
   #depth = 0;
   #inString = false;
   #escaped = false;
+
+  constructor(parse: PieceParser = (text) => JSON.parse(text)) {
+    this.#parse = parse;
+  }
 
   push(chunk: Buffer): void {
     // A piece (or key) begun in an earlier chunk goes on from this one's first byte.
@@ -151,7 +162,9 @@ export class JsonPieces {
   }
 
   #end(text: string): void {
-    const value: unknown = JSON.parse(text);
+    const key =
+      this.#array !== undefined && this.#array === this.#root ? undefined : (JSON.parse(this.#key) as string);
+    const value: unknown = this.#parse(text, key);
     if (this.#at === "in-element") (this.#array as unknown[]).push(value);
     else this.#set(value);
     this.#at = "after";

@@ -6,6 +6,7 @@ import { exportProject } from "../../src/domain/projects/state-export.js";
 import { realOperationsFor } from "../../src/http/operations/real-operations.js";
 import { type RunningServer, type StartOptions, startServer } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
+import { stringifyExact } from "../../src/platform/exact-json.js";
 import { assertErrorBody, validateAny } from "../helpers/contract.js";
 import { validateControl } from "../helpers/control.js";
 import { type RawRequest, type RawResponse, rawRequest } from "../helpers/raw-http.js";
@@ -89,8 +90,9 @@ export async function fuzzWorld(options: Partial<StartOptions> = {}): Promise<Fu
   }).access_token;
   const baseline = new Map<string, ProjectDocument>(registry.list().map((p) => [p.id, exportProject(p)]));
   // The fault rules are state of the control API too; the journal is not (every request writes it).
+  // Written as the server writes state: a tier's or an incentive's integer past 2^53 is a bigint, as its digits.
   const snapshot = () =>
-    JSON.stringify(
+    stringifyExact(
       registry.list().map((project) => ({ ...exportProject(project), faults: project.faults.list() })),
     );
   // The same baseline documents every time, as a reset reuses its fixtures: the first project built from one

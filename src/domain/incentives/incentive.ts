@@ -1,21 +1,18 @@
 import { z } from "zod";
 import { RecordStore } from "../record-store.js";
+import { int64 } from "../shared/int64.js";
 import { hexId, nullableTimestamp, timestamp } from "../shared/schema-parts.js";
 
-/**
- * Numeric fields every, value and balance accept integers up to the 64-bit range (spec, "Incentive"). A JSON number
- * that large is a double: 2^63 is the nearest one to 2^63-1 and what the contract writes as its maximum. zod's
- * .int() stops at 2^53, so integrality is checked on its own.
- */
-const INT64_MAX = 2 ** 63;
-const bigInt = z.number().min(0).max(INT64_MAX).refine(Number.isInteger, "should be integer");
+/** Numeric fields every, value and balance accept integers up to the 64-bit range (spec, "Incentive"). */
+const value = int64(0);
+const every = int64(1);
 const cardDefinitionId = z.string().regex(/^lcdef_[a-f0-9]+$/, "must match ^lcdef_[a-f0-9]+$");
 const productId = z.string().regex(/^prod_[a-f0-9]+/, "must match ^prod_[a-f0-9]+");
 const skuId = z.string().regex(/^sku_[a-f0-9]+/, "must match ^sku_[a-f0-9]+");
 const campaignId = z.string().regex(/^camp_[a-zA-Z0-9]+/, "must match ^camp_[a-zA-Z0-9]+");
 
-const every = z.strictObject({ every: bigInt.min(1), value: bigInt });
-const metadataEvery = z.strictObject({ every: bigInt.min(1), value: bigInt, property: z.string().min(1) });
+const everyValue = z.strictObject({ every, value });
+const metadataEvery = z.strictObject({ every, value, property: z.string().min(1) });
 /** An entry names what it applies to by its type; the object of that type must be there. */
 const applicableTo = z
   .strictObject({
@@ -29,8 +26,8 @@ const applicableTo = z
       ctx.addIssue({ code: "custom", path: [entry.type], message: `is required when type is ${entry.type}` });
   });
 const itemsEvery = z.strictObject({
-  every: bigInt.min(1),
-  value: bigInt,
+  every,
+  value,
   applicable_to: z.array(applicableTo).min(1),
 });
 
@@ -53,8 +50,8 @@ const pointsProportional = z
     card_definition_id: cardDefinitionId,
     order: z
       .strictObject({
-        amount: every.optional(),
-        total_amount: every.optional(),
+        amount: everyValue.optional(),
+        total_amount: everyValue.optional(),
         metadata: metadataEvery.optional(),
       })
       .optional(),
@@ -111,7 +108,7 @@ const digital = z
   .strictObject({
     type: z.enum(["GIFT_VOUCHERS", "DISCOUNT_COUPONS"]),
     discount_coupons: z.strictObject({ campaign_id: campaignId }).nullable().optional(),
-    gift_vouchers: z.strictObject({ campaign_id: campaignId, balance: bigInt }).nullable().optional(),
+    gift_vouchers: z.strictObject({ campaign_id: campaignId, balance: value }).nullable().optional(),
   })
   .superRefine(objectChosenByType({ DISCOUNT_COUPONS: "discount_coupons", GIFT_VOUCHERS: "gift_vouchers" }));
 
@@ -129,7 +126,7 @@ export const incentiveSchema = z
     type: z.enum(["POINTS", "POINTS_PROPORTIONAL", "MATERIAL", "DIGITAL"]),
     status: z.enum(["DRAFT", "ACTIVE", "DELETED"]),
     stock: z.number().int().min(0).max(2_147_483_647),
-    points: z.strictObject({ value: bigInt, card_definition_id: cardDefinitionId }).optional(),
+    points: z.strictObject({ value, card_definition_id: cardDefinitionId }).optional(),
     points_proportional: pointsProportional.optional(),
     material: material.optional(),
     digital: digital.optional(),

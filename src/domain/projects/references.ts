@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { KeySet } from "../record-store.js";
+import type { Int64 } from "../shared/int64.js";
 import { rangesOverlap } from "../tiers/qualification-rules.js";
 import { ID_COLLECTIONS } from "./collections.js";
 
@@ -26,7 +27,7 @@ interface Doc {
     tiers: {
       id: string;
       tier_structure_id?: string | undefined;
-      qualification_rules: { type: string; min_value?: number; max_value?: number; segment?: { id: string } };
+      qualification_rules: { type: string; min_value?: Int64; max_value?: Int64; segment?: { id: string } };
     }[];
   }[];
   incentives: { id: string }[];
@@ -126,7 +127,7 @@ export function checkReferences(doc: Doc, ctx: Ctx, known?: KnownKeys): void {
     });
   });
   doc.tier_structures.forEach((structure, i) => {
-    const ranges: { min: number; max: number; index: number }[] = [];
+    const ranges: { min: Int64; max: Int64; index: number }[] = [];
     structure.tiers.forEach((tier, j) => {
       const path: Path = ["tier_structures", i, "tiers", j];
       if (tier.tier_structure_id !== undefined && tier.tier_structure_id !== structure.id)

@@ -1,20 +1,21 @@
 import { z } from "zod";
+import { type Int64, int64 } from "../shared/int64.js";
 
 /** How members qualify for a tier: a range of points, or membership of a segment. */
 export type QualificationRules =
-  | { type: "POINTS"; min_value: number; max_value?: number }
+  | { type: "POINTS"; min_value: Int64; max_value?: Int64 }
   | { type: "SEGMENT"; segment: { id: string } };
 
-/** A closed or open-ended points range; an absent max_value has no upper bound. */
+/** A closed or open-ended points range; an absent max_value has no upper bound (Infinity). */
 export interface PointsRange {
-  min: number;
-  max: number;
+  min: Int64;
+  max: Int64;
 }
 
 type RulesInput = {
   type: "POINTS" | "SEGMENT";
-  min_value?: number | undefined;
-  max_value?: number | undefined;
+  min_value?: Int64 | undefined;
+  max_value?: Int64 | undefined;
   segment?: { id: string } | null | undefined;
 };
 
@@ -59,8 +60,8 @@ function normalize(rules: RulesInput): QualificationRules {
 export const qualificationRulesSchema = z
   .strictObject({
     type: z.enum(["POINTS", "SEGMENT"]),
-    min_value: z.number().int().min(0).optional(),
-    max_value: z.number().int().min(0).optional(),
+    min_value: int64(0).optional(),
+    max_value: int64(0).optional(),
     segment: z
       .strictObject({ id: z.string().min(1) })
       .nullable()

@@ -1,3 +1,4 @@
+import { stringifyExact } from "../../platform/exact-json.js";
 import { type PostOutcome, type PostRequest, postJson } from "../../platform/http-post.js";
 import { conflict } from "../errors.js";
 import type { Project } from "../projects/project.js";
@@ -191,7 +192,7 @@ export class WebhookDispatcher {
     delivery.attempts++;
     delivery.last_attempt_at = project.clock.iso();
     const problem = targetProblem(endpoint.url, this.settings.hosts);
-    const body = JSON.stringify(delivery.envelope);
+    const body = stringifyExact(delivery.envelope);
     const outcome: PostOutcome = problem
       ? { status: null, timeMs: 0, error: `not sent: ${problem}` }
       : await this.#send({

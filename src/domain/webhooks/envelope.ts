@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { stringifyExact } from "../../platform/exact-json.js";
 import type { IdSource } from "../../platform/ids.js";
 import type { Notification } from "./notification.js";
 
@@ -98,7 +99,7 @@ export function signBody(body: string, secret: string): string {
  * text as received, or the object parsed from it (it is then serialised compactly, as the vendor's helper does).
  */
 export function verifySignature(signature: string, body: string | object, secret: string): boolean {
-  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const text = typeof body === "string" ? body : stringifyExact(body);
   const expected = Buffer.from(signBody(text, secret), "utf8");
   const given = Buffer.from(signature.trim().toLowerCase(), "utf8");
   return given.length === expected.length && timingSafeEqual(given, expected);

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import type { FeedBatch } from "../../emulation/change-feed.js";
+import { stringifyExact } from "../../platform/exact-json.js";
 import type { ControlDeps } from "./deps.js";
 import { type ControlRoute, row } from "./route-table.js";
 
@@ -13,7 +14,7 @@ const written = new WeakMap<FeedBatch, string>();
 function eventOf(batch: FeedBatch): string {
   let text = written.get(batch);
   if (text === undefined) {
-    text = `event: change\ndata: ${JSON.stringify(batch)}\n\n`;
+    text = `event: change\ndata: ${stringifyExact(batch)}\n\n`;
     written.set(batch, text);
   }
   return text;

@@ -1,5 +1,7 @@
 import type { RequestHandler, Router } from "express";
 import { z } from "zod";
+import { EXACT_COLLECTIONS } from "../../domain/shared/int64.js";
+import { exactUnderKeys } from "../../platform/exact-json.js";
 import { jsonBody } from "../input/body.js";
 import { streamedJsonBody } from "../input/streamed-json.js";
 import { parseInput } from "../input/validate.js";
@@ -24,6 +26,12 @@ export function mountControlRoutes(router: Router, routes: readonly ControlRoute
 }
 
 /**
+ * A control body keeps integers past 2^53 exactly where a project document holds 64-bit fields (its tier
+ * structures and incentives: a posted project, an imported state), and reads them as JSON.parse does elsewhere.
+ */
+const EXACT_BODY = { keep: (body: unknown) => exactUnderKeys(body, EXACT_COLLECTIONS) };
+
+/**
  * The body reader, then one handler: the input parsed (the one parser, or the row's own `parse`), the project
  * a path under `/projects/{projectId}` names looked up (404 from the registry, for every such row here), the
  * row's handler called and its answer sent.
@@ -33,8 +41,8 @@ function handlersOf(row: ControlRoute, deps: ControlDeps): RequestHandler[] {
     row.body === undefined
       ? []
       : row.bodyReader === "stream"
-        ? streamedJsonBody(deps.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT)
-        : jsonBody(deps.bodyLimit);
+        ? streamedJsonBody(deps.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT, EXACT_COLLECTIONS)
+        : jsonBody(deps.bodyLimit, EXACT_BODY);
   const schema = inputSchema(row);
   const parse = row.parse;
   const ofProject = namesProject(row.path);

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
 import { collectionView, projectHeader } from "../../domain/projects/state-export.js";
 import { EXPORT_ORDER } from "../../domain/projects/stores.js";
+import { stringifyExact } from "../../platform/exact-json.js";
 
 /** About this much JSON is written at a time: a slice is built in one synchronous step, then waits for the socket. */
 const SLICE_CHARS = 64 * 1024;
@@ -18,7 +19,7 @@ export function* exportSlices(project: Project, sliceChars = SLICE_CHARS): Gener
     parts.push(`,"${name}":[`);
     let first = true;
     for (const [, record] of collectionView(project, name).entries()) {
-      const text = JSON.stringify(record);
+      const text = stringifyExact(record);
       parts.push(first ? text : `,${text}`);
       first = false;
       size += text.length;

@@ -51,11 +51,12 @@ export function readJsonBody(
   limit: number,
   next: NextFunction,
   done: (body: unknown) => void,
+  parse?: (text: string) => unknown,
 ): boolean {
   if (!tricksOf(req.app).jsonReader) return false;
   const length = plainJsonLength(req, limit);
   if (length === undefined) return false;
-  readPlainJson(req, length, next, done);
+  readPlainJson(req, length, next, done, parse);
   return true;
 }
 

@@ -52,7 +52,8 @@ export function bodyError(message: string, type: string, from?: Error, status = 
 }
 
 /**
- * Reads the body of `length` bytes and parses it as body-parser's strict JSON parser would; calls `done` with the
+ * Reads the body of `length` bytes and parses it as body-parser's strict JSON parser would (with `parse`, which
+ * must throw JSON.parse's errors: JSON.parse, or parseExact where 64-bit integers may come); calls `done` with the
  * value, or `next` with body-parser's error for the same input.
  */
 export function readPlainJson(
@@ -60,6 +61,7 @@ export function readPlainJson(
   length: number,
   next: NextFunction,
   done: (body: unknown) => void,
+  parse: (text: string) => unknown = JSON.parse,
 ): void {
   readPlainBody(
     req,
@@ -67,7 +69,7 @@ export function readPlainJson(
     next,
     (text) => {
       try {
-        return parseStrict(text);
+        return parseStrict(text, parse);
       } catch (error) {
         throw bodyError("", "entity.parse.failed", error as Error);
       }
@@ -136,14 +138,14 @@ export function readPlainBody(
 // JSON whitespace is space, tab, line feed and carriage return.
 const FIRST_NON_WHITESPACE = /^[ \t\n\r]*([^ \t\n\r]|$)/;
 
-function parseStrict(text: string): unknown {
+function parseStrict(text: string, parse: (text: string) => unknown): unknown {
   // body-parser reads an empty body as {}, "a common client-side mistake".
   if (text.length === 0) return {};
   if (text[0] !== "{" && text[0] !== "[") {
     const first = FIRST_NON_WHITESPACE.exec(text)?.[1] || undefined;
     if (first !== "{" && first !== "[") throw strictViolation(text, first);
   }
-  return JSON.parse(text);
+  return parse(text);
 }
 
 /** The error JSON.parse gives for the body with everything from its first character on made invalid. */

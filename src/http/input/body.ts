@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { invalidPayload } from "../../domain/errors.js";
+import { mayLoseDigits, parseExact } from "../../platform/exact-json.js";
 import { unsupportedMediaType } from "../errors/http-errors.js";
 import { readFormBody, readJsonBody } from "../fast/index.js";
 import { checkInputLimits, enforceInputLimits } from "./limits.js";
@@ -25,8 +26,14 @@ export function hasBody(req: Request): boolean {
  * the JSON reader speed trick (http/fast), anything else by body-parser, with the same outcome; the limits apply
  * to either.
  */
-export function jsonBody(limit: number): RequestHandler[] {
-  const bodyParser = express.json({ limit, strict: true, type: JSON_TYPES });
+export function jsonBody(limit: number, exact?: ExactIntegers): RequestHandler[] {
+  const bodyParser = express.json({
+    limit,
+    strict: true,
+    type: JSON_TYPES,
+    ...(exact ? { verify: keepBytes } : {}),
+  });
+  const parse = exact && ((text: string) => parseExact(text, exact.keep));
   const parsed = (req: Request, next: NextFunction) => {
     try {
       enforceInputLimits(req);
@@ -39,16 +46,71 @@ export function jsonBody(limit: number): RequestHandler[] {
   return [
     (req, res, next) => {
       if (!hasBody(req)) return next();
-      const readHere = readJsonBody(req, limit, next, (body) => {
-        req.body = body;
-        parsed(req, next);
-      });
+      const readHere = readJsonBody(
+        req,
+        limit,
+        next,
+        (body) => {
+          req.body = body;
+          parsed(req, next);
+        },
+        parse,
+      );
       if (readHere) return;
       if (!req.is(JSON_TYPES))
         throw unsupportedMediaType(req.headers["content-type"] ?? "(none)", "application/json");
-      bodyParser(req, res, (error?: unknown) => (error ? next(error) : parsed(req, next)));
+      bodyParser(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        if (exact) {
+          try {
+            rereadExactly(req, exact);
+          } catch (failure) {
+            return next(failure);
+          }
+        }
+        parsed(req, next);
+      });
     },
   ];
+}
+
+/**
+ * Which integers past 2^53 a body keeps exactly (platform/exact-json.ts): `keep` is handed the body read with
+ * every such integer a bigint, and returns it with those it does not keep made doubles (or undefined: all kept).
+ * Without it, a body is read as JSON.parse reads it. Only a body whose text has a number a double may not hold
+ * is read twice.
+ */
+export interface ExactIntegers {
+  keep?: (body: unknown) => unknown;
+}
+
+const BYTES = Symbol("bodyBytes");
+type WithBytes = Request & { [BYTES]?: { bytes: Buffer; encoding: string | null } };
+
+/** body-parser's `verify`: keeps the body's bytes (inflated, not yet decoded) for rereadExactly. */
+function keepBytes(req: unknown, _res: unknown, bytes: Buffer, encoding: string | null): void {
+  (req as WithBytes)[BYTES] = { bytes, encoding };
+}
+
+/**
+ * What body-parser read (a compressed, chunked or utf-16 body), read again with its integers exact: the same text,
+ * decoded as body-parser decodes it (a byte order mark dropped). A charset the platform's decoder lacks (utf-32) is
+ * 415 on these operations, whose integers could otherwise be rounded without a word.
+ */
+function rereadExactly(req: Request, exact: ExactIntegers): void {
+  const kept = (req as WithBytes)[BYTES];
+  if (!kept) return;
+  (req as WithBytes)[BYTES] = undefined;
+  let text: string;
+  try {
+    text = new TextDecoder(kept.encoding ?? "utf-8").decode(kept.bytes);
+  } catch {
+    throw unsupportedMediaType(
+      req.headers["content-type"] ?? "(none)",
+      "application/json in utf-8 or utf-16",
+    );
+  }
+  if (mayLoseDigits(text)) req.body = parseExact(text, exact.keep);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import { JsonPieces } from "../../platform/json-pieces.js";
+import { exactUnderKeys, parseExact } from "../../platform/exact-json.js";
+import { JsonPieces, type PieceParser } from "../../platform/json-pieces.js";
 import { hasBody, jsonBody } from "./body.js";
 import { enforceInputLimits } from "./limits.js";
 
@@ -50,7 +51,7 @@ function firstSignificant(chunk: Buffer): number | undefined {
 /** Says the body is left, unread, for jsonBody. */
 const WHOLE = Symbol("whole");
 
-async function read(req: Request, limit: number): Promise<unknown> {
+async function read(req: Request, limit: number, parse: PieceParser | undefined): Promise<unknown> {
   const chunks = req.iterator({ destroyOnReturn: false });
   const first = await chunks.next();
   const head = first.done ? undefined : (first.value as Buffer);
@@ -61,7 +62,7 @@ async function read(req: Request, limit: number): Promise<unknown> {
     if (head) req.unshift(head);
     return WHOLE;
   }
-  const pieces = new JsonPieces();
+  const pieces = new JsonPieces(parse);
   // A byte order mark (body-parser drops it too) is the first chunk's first bytes: see firstSignificant.
   const bom = head[0] === 0xef ? 3 : 0;
   let received = 0;
@@ -84,13 +85,22 @@ async function read(req: Request, limit: number): Promise<unknown> {
   return body;
 }
 
-export function streamedJsonBody(limit: number): RequestHandler[] {
-  const [whole] = jsonBody(limit) as [RequestHandler];
+/**
+ * `exactUnder`: the root's keys under which integers past 2^53 are kept exactly (each of their records read with
+ * parseExact); everything else is read as JSON.parse reads it.
+ */
+export function streamedJsonBody(limit: number, exactUnder?: ReadonlySet<string>): RequestHandler[] {
+  const [whole] = jsonBody(limit, exactUnder && { keep: (body) => exactUnderKeys(body, exactUnder) }) as [
+    RequestHandler,
+  ];
+  const parse: PieceParser | undefined =
+    exactUnder &&
+    ((text, key) => (key !== undefined && exactUnder.has(key) ? parseExact(text) : JSON.parse(text)));
   return [
     (req, res, next) => {
       if (!hasBody(req) || !streamable(req)) return whole(req, res, next);
       if (Number(req.headers["content-length"]) > limit) return next(tooLarge(limit));
-      read(req, limit).then(
+      read(req, limit, parse).then(
         (body) => {
           if (body === WHOLE) return whole(req, res, next);
           req.body = body;

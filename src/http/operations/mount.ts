@@ -55,7 +55,12 @@ export interface OperationDeps {
  * use case and send what it returns. Refusals are thrown as ApiErrors for the one error handler.
  */
 function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): RequestHandler[] {
-  const body = row.body === "json" ? jsonBody(bodyLimit) : row.body === "form" ? formBody(bodyLimit) : [];
+  const body =
+    row.body === "json"
+      ? jsonBody(bodyLimit, row.exactIntegers ? {} : undefined)
+      : row.body === "form"
+        ? formBody(bodyLimit)
+        : [];
   const schema = row.input;
   return [
     acceptsJson,

@@ -47,6 +47,11 @@ interface OperationRow<Input> {
   auth: AuthPolicy;
   body: BodyKind;
   /**
+   * The body holds 64-bit integers (the tier rules' min_value and max_value): integers past 2^53 are read exactly,
+   * as bigints, rather than rounded as JSON.parse rounds them (platform/exact-json.ts). Only these bodies pay for it.
+   */
+  exactIntegers?: boolean;
+  /**
    * Parses `{ params, body }` once, at the edge (400 invalid_payload with the property in `details`). Absent where
    * there is nothing to check beyond the path: the operation then gets the raw params and body.
    */
@@ -120,6 +125,7 @@ const TABLE = {
     path: "/v2/loyalties/tier-structures/{id}/tiers",
     auth: auth(["api", "loyalties"], { v2: true }),
     body: "json",
+    exactIntegers: true,
     // The structure id is not checked for shape: any unknown id is the structure's 404 (FIDELITY order).
     input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
     run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),

@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { JournalEntry, JournalRecord } from "../../emulation/journal/journal.js";
+import { parseExact } from "../../platform/exact-json.js";
 import { requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
 import { hasBody } from "../input/body.js";
@@ -66,13 +67,13 @@ export function pathOf(url: string): string {
 }
 
 /**
- * A JSON text sent as an answer, as the journal shows it: parsed again, secrets replaced; an answer larger than the
- * journal keeps is only noted, with its size.
+ * A JSON text sent as an answer, as the journal shows it: parsed again (integers past 2^53 exactly, as sent),
+ * secrets replaced; an answer larger than the journal keeps is only noted, with its size.
  */
 function answerOf(text: string | undefined, length: number): unknown {
   if (length > RAW_BODY_LIMIT)
     return `[${length} bytes, not kept: larger than the journal's ${RAW_BODY_LIMIT}-byte limit]`;
-  return text === undefined ? null : redactBody(JSON.parse(text));
+  return text === undefined ? null : redactBody(parseExact(text));
 }
 
 /**
