@@ -1,5 +1,10 @@
 // @ts-check
-/** The control API, as the page calls it: JSON, with the admin token in its header (never in a URL). */
+import { readJson } from "./json.js";
+
+/**
+ * The control API, as the page calls it: JSON, with the admin token in its header (never in a URL). Answers are
+ * read with their 64-bit integers exact (json.js).
+ */
 
 const TOKEN_KEY = "loyalty-mock-admin-token";
 /** Kept for this tab only: closing it forgets the token. */
@@ -71,7 +76,7 @@ export async function api(path, options = {}) {
   const text = await response.text();
   let body;
   try {
-    body = text ? JSON.parse(text) : null;
+    body = text ? await readJson(text) : null;
   } catch {
     body = text;
   }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { UI_DIR } from "../../src/http/ui.js";
+import { LOSSLESS_JSON_DIR, UI_DIR } from "../../src/http/ui.js";
 import { buildWorld } from "../helpers/world.js";
 
 /** Every file under ui/, as a path relative to it. */
@@ -53,5 +53,27 @@ describe("GET /__mock/ui/", () => {
         expect(uiFiles(), `${file} imports ${target}`).toContain(join(file, "..", target as string));
     }
     expect(named.filter((name) => !name.endsWith(".js"))).toEqual(["style.css"]);
+  });
+
+  it("serves lossless-json's modules for ui/json.js, every one its entry imports, and nothing else of the package", async () => {
+    const { app } = buildWorld({ adminToken: "s3cret" });
+    const seen = new Set<string>();
+    const queue = ["index.js"];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const res = await request(app).get(`/__mock/ui/vendor/lossless-json/${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers["content-type"], file).toMatch(/^text\/javascript/);
+      expect(res.headers["content-security-policy"], file).toContain("default-src 'self'");
+      expect(res.text).toBe(readFileSync(join(LOSSLESS_JSON_DIR, file), "utf8"));
+      for (const [, target] of res.text.matchAll(/from '\.\/([^']+)'/g)) queue.push(target as string);
+    }
+    expect([...seen]).toContain("parse.js");
+    for (const file of ["parse.test.js", "parse.js.map", "package.json", "", "../package.json"]) {
+      const res = await request(app).get(`/__mock/ui/vendor/lossless-json/${file}`);
+      expect(res.status, file).toBe(404);
+      expect(res.body.key, file).toBe("not_found");
+    }
   });
 });

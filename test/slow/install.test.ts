@@ -140,8 +140,9 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     const res = await fetch(`${url}/v1/locations/loc_demo_circle`, { headers: KEYS });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { id: string }).id).toBe("loc_demo_circle");
-    // The dashboard, from the installed package's own ui/ folder, with no build step.
-    for (const file of ["", "app.js", "panels/members.js"]) {
+    // The dashboard, from the installed package's own ui/ folder, with no build step; and lossless-json's modules
+    // (ui/json.js loads them), from wherever npm installed the dependency.
+    for (const file of ["", "app.js", "panels/members.js", "vendor/lossless-json/index.js"]) {
       const ui = await fetch(`${url}/__mock/ui/${file}`);
       expect(ui.status, file).toBe(200);
       await ui.arrayBuffer();

@@ -1,6 +1,7 @@
 // @ts-check
 import { api, projectPath } from "../api.js";
 import { frame, h, shortTime, show } from "../dom.js";
+import { writeJson } from "../json.js";
 import { offerOperations, operationAt } from "./operations.js";
 
 const SHOWN = 50;
@@ -121,13 +122,9 @@ export function requestsPanel(section, context) {
           h("dd", null, shaped.length ? shaped.join(", ") : "nothing: the operation answered"),
         ),
         h("h4", null, "Request"),
-        h(
-          "pre",
-          null,
-          JSON.stringify({ query: entry.query, headers: entry.headers, body: entry.body }, null, 2),
-        ),
+        h("pre", null, writeJson({ query: entry.query, headers: entry.headers, body: entry.body }, 2)),
         h("h4", null, "Response"),
-        h("pre", null, JSON.stringify(entry.response_body, null, 2)),
+        h("pre", null, writeJson(entry.response_body, 2)),
       )
     );
     return h("li", { "data-request": entry.request_id }, details);

@@ -1,17 +1,32 @@
 // @ts-check
 import { h } from "../dom.js";
+import { canonicalInteger, compareIntegers } from "../json.js";
 
 /**
- * @typedef {{ id: string, name: string, qualification_rules: { type: string, min_value?: number, max_value?: number, segment?: { id: string } } }} Tier
+ * A range end is a number up to 2^53 and a bigint past it, as the answer held it (../json.js): a tier's
+ * min_value and max_value reach 2^63-1. Ends are compared with < (which takes either form), never subtracted, and
+ * a sum is made canonical so that one value has one form.
+ * @typedef {number | bigint} Points
+ * @typedef {{ id: string, name: string, qualification_rules: { type: string, min_value?: Points, max_value?: Points, segment?: { id: string } } }} Tier
  * @typedef {{ id: string, name: string, tiers: Tier[] }} Structure
  */
 
 /** @param {Tier} tier */
 const isPoints = (tier) => tier.qualification_rules.type === "POINTS";
-/** @param {Tier} tier */
+/** @param {Tier} tier @returns {Points} */
 const lowOf = (tier) => tier.qualification_rules.min_value ?? 0;
-/** An open-ended tier (no max_value) reaches past every other. @param {Tier} tier */
-const endOf = (tier) => (tier.qualification_rules.max_value ?? Number.POSITIVE_INFINITY) + 1;
+/**
+ * The first value past a tier's range; an open-ended tier (no max_value) reaches past every other.
+ * @param {Tier} tier
+ * @returns {Points}
+ */
+const endOf = (tier) => {
+  const max = tier.qualification_rules.max_value;
+  if (max === undefined) return Number.POSITIVE_INFINITY;
+  return canonicalInteger(typeof max === "bigint" ? max + 1n : max + 1);
+};
+/** The last value before `end`, for a gap's label. @param {Points} end */
+const before = (end) => canonicalInteger(typeof end === "bigint" ? end - 1n : end - 1);
 
 /**
  * Where a card with `points` stands in each structure: the POINTS tiers whose range holds it.
@@ -42,13 +57,13 @@ export function rangeText(tier) {
  */
 export function tierAxis(structure) {
   const tiers = structure.tiers.filter(isPoints);
-  const ends = [...new Set(tiers.flatMap((t) => [lowOf(t), endOf(t)]))].sort((a, b) => a - b);
+  const ends = [...new Set(tiers.flatMap((t) => [lowOf(t), endOf(t)]))].sort(compareIntegers);
   if (ends[0] !== 0) ends.unshift(0);
-  const column = (/** @type {number} */ value) => ends.indexOf(value) + 1;
+  const column = (/** @type {Points} */ value) => ends.indexOf(value) + 1;
   /** @type {number[]} the last column each lane is busy up to */
   const lanes = [];
   const placed = [...tiers]
-    .sort((a, b) => lowOf(a) - lowOf(b))
+    .sort((a, b) => compareIntegers(lowOf(a), lowOf(b)))
     .map((tier) => {
       const start = column(lowOf(tier));
       const end = column(endOf(tier));
@@ -68,9 +83,9 @@ export function tierAxis(structure) {
           {
             className: "gap",
             style: `grid-column: ${c} / ${c + 1}; grid-row: 1 / span ${Math.max(1, lanes.length)}`,
-            title: `gap: ${ends[c - 1]}–${(ends[c] ?? 0) - 1} points`,
+            title: `gap: ${ends[c - 1]}–${before(ends[c] ?? 0)} points`,
           },
-          h("span", null, `gap ${ends[c - 1]}–${(ends[c] ?? 0) - 1}`),
+          h("span", null, `gap ${ends[c - 1]}–${before(ends[c] ?? 0)}`),
         ),
       );
   return h(
