@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { EXACT_COLLECTIONS } from "../domain/shared/int64.js";
 import { exactUnderKeys, mayLoseDigits, parseExact, withDoubles } from "../platform/exact-json.js";
+import { olderIncentives } from "./older-integers.js";
 
 /**
  * The lines of a file in runs, each with the number of its first line, read in chunks: a state of a million cards
@@ -70,14 +71,19 @@ export function parseLine(text: string): Record<string, unknown> | undefined {
 
 /**
  * A line read with its integers past 2^53 exact keeps them in a record of a collection with 64-bit fields (`c`), or
- * in those collections of a whole document (`d`); anywhere else they are the doubles JSON.parse gives.
+ * in those collections of a whole document (`d`); anywhere else they are the doubles JSON.parse gives. An
+ * incentive's 2^63, as 0.8.0 and earlier wrote the int64 maximum, is that maximum (older-integers.ts).
  */
 function exactWhere64Bit(line: unknown): unknown {
   if (typeof line !== "object" || line === null) return withDoubles(line);
-  const { c, d } = line as { c?: unknown; d?: unknown };
-  if (typeof c === "string" && EXACT_COLLECTIONS.has(c)) return line;
+  const { c, d, r } = line as { c?: unknown; d?: unknown; r?: unknown };
+  if (typeof c === "string" && EXACT_COLLECTIONS.has(c)) {
+    if (c === "incentives") olderIncentives(r);
+    return line;
+  }
   if (typeof d === "object" && d !== null) {
     exactUnderKeys(d, EXACT_COLLECTIONS);
+    olderIncentives((d as { incentives?: unknown }).incentives);
     return line;
   }
   return withDoubles(line);

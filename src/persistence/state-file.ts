@@ -5,9 +5,11 @@ import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/
 import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { exportProject } from "../domain/projects/state-export.js";
+import { EXACT_COLLECTIONS } from "../domain/shared/int64.js";
 import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
-import { stringifyExact } from "../platform/exact-json.js";
+import { exactUnderKeys, parseExact, stringifyExact, withDoubles } from "../platform/exact-json.js";
+import { olderIncentives } from "./older-integers.js";
 
 /**
  * The version-1 state file (0.4.0 and earlier): every project of the server, each as its fixtures (what a reset
@@ -81,7 +83,7 @@ export function readStateFile(file: string): SavedProject[] | undefined {
     if (code === "ENOENT") return undefined;
     throw new StateFileError(file, `cannot be read (${code ?? String(error)})`);
   }
-  const json = parseJsonText(text);
+  const json = parseJsonText(text, (json) => parseExact(json, exactInProjects));
   if (!json.ok) throw new StateFileError(file, describeProblem(json.problem));
   if ((json.value as { format?: unknown } | null)?.format !== STATE_FILE_FORMAT)
     throw new StateFileError(
@@ -91,6 +93,26 @@ export function readStateFile(file: string): SavedProject[] | undefined {
   const parsed = parseDocument(stateFileSchema, json.value);
   if (!parsed.ok) throw new StateFileError(file, describeProblem(parsed.problem));
   return parsed.value.projects;
+}
+
+/**
+ * A version-1 file keeps integers past 2^53 exactly where a version-2 file does, in the tier structures and
+ * incentives of each saved document, so that a restart shows the digits the earlier server answered with (its
+ * doubles' shortest spelling, such as 1152921504606847000); elsewhere they are the doubles JSON.parse gives. An
+ * incentive's 2^63 is the int64 maximum those versions meant by it (older-integers.ts).
+ */
+function exactInProjects(file: unknown): unknown {
+  const projects = (file as { projects?: unknown } | null)?.projects;
+  if (!Array.isArray(projects)) return withDoubles(file);
+  for (const saved of projects as unknown[]) {
+    const parts = (typeof saved === "object" && saved !== null ? saved : {}) as Record<string, unknown>;
+    for (const part of Object.keys(parts)) {
+      exactUnderKeys(parts[part], EXACT_COLLECTIONS);
+      olderIncentives((parts[part] as { incentives?: unknown } | null)?.incentives);
+    }
+  }
+  // Whatever else holds a bigint (a saved project that is not an object, the version) is refused by the schema.
+  return file;
 }
 
 /** Builds every saved project in the registry, each from its fixtures and then its saved state. */

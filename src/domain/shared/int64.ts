@@ -18,6 +18,22 @@ export const EXACT_COLLECTIONS: ReadonlySet<string> = new Set(["tier_structures"
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+/**
+ * How 0.8.0 and earlier kept the int64 maximum: as a double, whose nearest to 9223372036854775807 (and to every
+ * integer within 512 of it) is 2^63, written by JSON.stringify as 9223372036854776000. Past the int64 range, it is
+ * no value a request may set; in a state file those versions wrote it stands for the maximum (olderInt64).
+ */
+const OLDER_MAX_TEXT = 9223372036854776000n;
+
+/**
+ * A 64-bit field's value from a state file an earlier version wrote: 2^63 as it wrote it (read exactly, or as a
+ * double) is the int64 maximum it stood for; anything else is itself. Without this, a server that kept
+ * 9223372036854775807 as 0.8.0 did would no longer start from its own state file.
+ */
+export function olderInt64(value: unknown): unknown {
+  return value === OLDER_MAX_TEXT || value === 2 ** 63 ? INT64_MAX : value;
+}
+
 /** One value, one form: a number up to 2^53, a bigint past it, whichever form it came in. */
 export type Int64 = number | bigint;
 
