@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { projectDefaultsOf } from "../src/config/project-defaults.js";
 import { DEFAULTS } from "../src/config/settings.js";
-import { COLLECTIONS } from "../src/domain/projects/project-document.js";
+import { COLLECTION_NAMES } from "../src/domain/projects/project-document.js";
 import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { loadState } from "../src/persistence/load-state.js";
 import { restoreProjects } from "../src/persistence/state-file.js";
@@ -37,7 +37,7 @@ export function benchDocument(cards: number) {
   const created = "2026-01-01T00:00:00.000Z";
   return {
     project: { id: "bench", name: "Benchmark", settings: {}, clock: { offset_ms: 0 } },
-    ...Object.fromEntries(COLLECTIONS.map((c) => [c, []])),
+    ...Object.fromEntries(COLLECTION_NAMES.map((c) => [c, []])),
     campaigns: [
       {
         id: "camp_bench",

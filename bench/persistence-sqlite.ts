@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COLLECTIONS, projectDocumentSchema } from "../src/domain/projects/project-document.js";
+import { COLLECTION_NAMES, projectDocumentSchema } from "../src/domain/projects/project-document.js";
 import { ProjectRegistry } from "../src/domain/projects/registry.js";
 import { collectionView } from "../src/domain/projects/state-export.js";
 import { systemClock } from "../src/platform/clock.js";
@@ -52,7 +52,7 @@ export async function benchSqlite(cards: number, seconds: number): Promise<Engin
   const first = await blocked(async () => {
     const rows: [string, string, string][] = [];
     const fixtures = registry.fixturesOf("bench") as unknown as Record<string, { id?: string }[]>;
-    for (const c of COLLECTIONS) {
+    for (const c of COLLECTION_NAMES) {
       for (const [k, r] of collectionView(project, c).entries()) rows.push([c, k, JSON.stringify(r)]);
       for (const [i, r] of (fixtures[c] ?? []).entries()) rows.push([`f:${c}`, String(i), JSON.stringify(r)]);
     }
@@ -67,7 +67,7 @@ export async function benchSqlite(cards: number, seconds: number): Promise<Engin
       if (waiting.push(resolve) > 1) return;
       setImmediate(() => {
         const rows = [...dirty].map((slot) => {
-          const [c, k] = slot.split("\0") as [(typeof COLLECTIONS)[number], string];
+          const [c, k] = slot.split("\0") as [(typeof COLLECTION_NAMES)[number], string];
           return [c, k, JSON.stringify(collectionView(project, c).get(k))] as [string, string, string];
         });
         dirty.clear();
@@ -86,7 +86,7 @@ export async function benchSqlite(cards: number, seconds: number): Promise<Engin
     const header = { id: "bench", settings: {}, clock: { offset_ms: 0 } };
     const state: Record<string, unknown> = { project: header };
     const fixtures: Record<string, unknown> = { project: header };
-    for (const c of COLLECTIONS) {
+    for (const c of COLLECTION_NAMES) {
       state[c] = [];
       fixtures[c] = [];
     }

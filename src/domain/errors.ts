@@ -96,27 +96,12 @@ export function apiError(key: ErrorKey, init: ApiErrorInit = {}): ApiError {
   return new ApiError(status, key, message, init);
 }
 
-export type ResourceType =
-  | "api_key"
-  | "earning_rule"
-  | "event_schema"
-  | "event"
-  | "segment"
-  | "tier"
-  | "campaign"
-  | "voucher"
-  | "customer"
-  | "location"
-  | "publication"
-  | "vl_tier_structure"
-  | "vl_tier"
-  | "vl_incentive"
-  | "vl_segment"
-  | "fault"
-  | "webhook"
-  | "webhook_delivery";
-
-export function notFound(resourceType: ResourceType, id: string): ApiError {
+/**
+ * The service's 404 for a record: `resource_type` names what was looked for (`voucher`, `vl_tier_structure`). A
+ * stored collection's is its descriptor's (domain/collection.ts); the few others (`fault`, `webhook_delivery`) are
+ * named where they are looked up.
+ */
+export function notFound(resourceType: string, id: string): ApiError {
   return apiError("not_found", {
     details: `Cannot find ${resourceType} with id ${id}`,
     resourceId: id,
@@ -144,7 +129,7 @@ export function tierRangeOverlap(range: string, tier: { id: string; name: string
 
 /** Loyalty v2: a resource other objects still point at cannot be deleted; the error lists them. */
 export function resourceInUse(
-  resource: { id: string; type: ResourceType; label: string },
+  resource: { id: string; type: string; label: string },
   related: { type: string; label: string; ids: readonly string[] },
 ): ApiError {
   const plural = related.ids.length === 1 ? related.label : `${related.label}s`;

@@ -1,4 +1,4 @@
-import { notFound, type ResourceType } from "./errors.js";
+import { notFound } from "./errors.js";
 
 type KeyOf<T> = (record: T) => string | null | undefined;
 
@@ -18,12 +18,13 @@ export type RecordWatcher = (id: string, deleted: boolean) => void;
  * document before seeding), so a test can always build a fresh world.
  */
 export class RecordStore<T extends { id: string }> {
-  readonly #resourceType: ResourceType;
+  readonly #resourceType: string;
   readonly #records = new Map<string, T>();
   readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T>; lookup: (key: string) => T | undefined }[] = [];
   #watcher: RecordWatcher | undefined;
 
-  constructor(resourceType: ResourceType, records: Iterable<T> = []) {
+  /** `resourceType`: what its not-found errors name, as its collection declares it (domain/collection.ts). */
+  constructor(resourceType: string, records: Iterable<T> = []) {
     this.#resourceType = resourceType;
     for (const record of records) this.#records.set(record.id, record);
   }

@@ -1,5 +1,5 @@
 import type { Project } from "../domain/projects/project.js";
-import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
 import { stringifyExact } from "../platform/exact-json.js";
@@ -168,13 +168,13 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
     const id = JSON.stringify(project.id);
     const fixtures = registry.fixturesOf(project.id);
     push(line({ o: "fixtures", p: project.id, h: fixtures.project }));
-    for (const c of COLLECTIONS)
+    for (const c of COLLECTION_NAMES)
       for (const record of fixtures[c]) {
         push(`{"o":"fput","p":${id},"c":"${c}","r":${stringifyExact(record)}}\n`);
         if (full()) yield cut();
       }
     push(line({ o: "clear", p: project.id, h: projectHeader(project) }));
-    for (const c of COLLECTIONS) {
+    for (const c of COLLECTION_NAMES) {
       // A record never changed is the fixture's own object (stores keep fixture order): written as its index,
       // and read back as that same object. Found by walking the fixtures alongside, so no index of a million.
       const seeded = fixtures[c] as readonly { id?: string }[];

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { EXACT_COLLECTIONS } from "../domain/shared/int64.js";
+import { EXACT_COLLECTIONS } from "../domain/projects/project-document.js";
 import { exactUnderKeys, mayLoseDigits, parseExact, withDoubles } from "../platform/exact-json.js";
 import { olderIncentives } from "./older-integers.js";
 

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { z } from "zod";
+import { COLLECTIONS } from "../domain/projects/collections.js";
 import {
-  COLLECTIONS,
-  type CollectionName,
+  COLLECTION_NAMES,
   type ProjectDocument,
   projectDocumentSchema,
 } from "../domain/projects/project-document.js";
@@ -84,7 +84,7 @@ function shareUnchanged(
   rawState: SavedProject["state"],
   saved: SavedProject,
 ) {
-  for (const c of COLLECTIONS) {
+  for (const c of COLLECTION_NAMES) {
     const raw = rawFixtures[c] as unknown[];
     const parsed = saved.fixtures[c] as unknown[];
     const parsedOf = new Map(raw.map((record, i) => [record, parsed[i]]));
@@ -96,9 +96,8 @@ function shareUnchanged(
 }
 
 const SHAPE = (projectDocumentSchema as unknown as { shape: Record<string, z.ZodType> }).shape;
-const RECORD_SCHEMA = Object.fromEntries(
-  COLLECTIONS.map((c) => [c, (SHAPE[c] as unknown as z.ZodDefault<z.ZodArray<z.ZodType>>).unwrap().element]),
-) as Record<CollectionName, z.ZodType>;
+/** One record's schema per collection, as its descriptor declares it. */
+const RECORD_SCHEMA = new Map<string, z.ZodType>(COLLECTIONS.map((c) => [c.name, c.schema]));
 
 /**
  * Checks a project document whose snapshot records are known good (the checksum matched: the server wrote them
@@ -127,11 +126,11 @@ function checkRecords(
   if (!header.ok) throw fail(["project", ...header.problem.path], header.problem.problem);
   const checked: Record<string, unknown> = { project: header.value };
   let logged = false;
-  for (const c of COLLECTIONS)
+  for (const c of COLLECTION_NAMES)
     checked[c] = (document[c] as unknown[]).map((record, i) => {
       if (!fromLogs.has(record as object)) return record;
       logged = true;
-      const parsed = parseDocument(RECORD_SCHEMA[c], record);
+      const parsed = parseDocument(RECORD_SCHEMA.get(c) as z.ZodType, record);
       if (!parsed.ok) throw fail([c, i, ...parsed.problem.path], parsed.problem.problem);
       return parsed.value;
     });

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { COLLECTIONS, type CollectionName } from "../domain/projects/project-document.js";
+import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
+import { collectionNamed } from "../domain/projects/stores.js";
 import { endLineIn, fileLineRuns, fileLines, parseLine } from "./file-lines.js";
 import { KeyedRecords } from "./keyed-records.js";
 import { shareWithPrevious } from "./share-values.js";
@@ -29,10 +30,10 @@ interface Replayed {
   state: { header: unknown; collections: Record<CollectionName, KeyedRecords> };
 }
 
-/** How a record is keyed in its store, and so in the log (see Project.watch). */
-function keyOf(collection: CollectionName, record: unknown): string {
-  const r = record as { app_id?: string; access_token?: string; id?: string };
-  return String(collection === "api_keys" ? r.app_id : collection === "tokens" ? r.access_token : r.id);
+/** How a record is keyed in its store, and so in the log (see Project.watch): its collection's key field. */
+function keyOf(collection: CollectionName): (record: unknown) => string {
+  const key = collectionNamed(collection)?.key ?? "id";
+  return (record) => String((record as Record<string, unknown>)[key]);
 }
 
 function documentParts(document: unknown): {
@@ -41,14 +42,13 @@ function documentParts(document: unknown): {
 } {
   const d = document as Record<string, unknown>;
   const collections = {} as Record<CollectionName, unknown[]>;
-  for (const c of COLLECTIONS) collections[c] = Array.isArray(d[c]) ? [...(d[c] as unknown[])] : [];
+  for (const c of COLLECTION_NAMES) collections[c] = Array.isArray(d[c]) ? [...(d[c] as unknown[])] : [];
   return { header: d.project, collections };
 }
 
 function stateFrom(parts: { header: unknown; collections: Record<CollectionName, unknown[]> }) {
   const collections = {} as Record<CollectionName, KeyedRecords>;
-  for (const c of COLLECTIONS)
-    collections[c] = new KeyedRecords((r) => keyOf(c, r), [...parts.collections[c]]);
+  for (const c of COLLECTION_NAMES) collections[c] = new KeyedRecords(keyOf(c), [...parts.collections[c]]);
   return { header: parts.header, collections };
 }
 
@@ -238,14 +238,14 @@ function markRecords(op: Record<string, unknown>, into: WeakSet<object>): void {
   if (typeof op.r === "object" && op.r !== null) into.add(op.r);
   if (typeof op.d !== "object" || op.d === null) return;
   const d = op.d as Record<string, unknown>;
-  for (const c of COLLECTIONS)
+  for (const c of COLLECTION_NAMES)
     if (Array.isArray(d[c])) for (const r of d[c] as unknown[]) if (typeof r === "object" && r) into.add(r);
 }
 
 function toSaved(project: Replayed): SavedProject {
   const state: Record<string, unknown> = { project: project.state.header };
   const fixtures: Record<string, unknown> = { project: project.fixtures.header };
-  for (const c of COLLECTIONS) {
+  for (const c of COLLECTION_NAMES) {
     state[c] = project.state.collections[c].values();
     fixtures[c] = project.fixtures.collections[c];
   }

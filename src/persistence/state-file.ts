@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ApiError } from "../domain/errors.js";
-import { type ProjectDocument, projectDocumentSchema } from "../domain/projects/project-document.js";
+import {
+  EXACT_COLLECTIONS,
+  type ProjectDocument,
+  projectDocumentSchema,
+} from "../domain/projects/project-document.js";
 import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { exportProject } from "../domain/projects/state-export.js";
-import { EXACT_COLLECTIONS } from "../domain/shared/int64.js";
 import type { Clock } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
 import { exactUnderKeys, parseExact, stringifyExact, withDoubles } from "../platform/exact-json.js";

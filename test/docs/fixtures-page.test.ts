@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { COLLECTIONS } from "../../src/domain/projects/project-document.js";
+import { COLLECTION_NAMES } from "../../src/domain/projects/project-document.js";
 import { type RunningServer, startServer } from "../../src/index.js";
 import { docBlock } from "../helpers/consumer.js";
 
@@ -39,7 +39,8 @@ describe(`${PAGE}, Fixtures`, () => {
   });
 
   it("the folder names every collection file the loader takes", () => {
-    for (const collection of COLLECTIONS) expect(tree).toContain(`${collection.replaceAll("_", "-")}.json`);
+    for (const collection of COLLECTION_NAMES)
+      expect(tree).toContain(`${collection.replaceAll("_", "-")}.json`);
   });
 
   it("its example project loads, and its key assigns a card and earns points from this machine", async () => {

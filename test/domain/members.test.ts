@@ -83,6 +83,7 @@ function openIds(store: VoucherStore, campaignId: string): string[] {
 describe("VoucherStore lookups", () => {
   it("yields open cards in stored order and drops them once held", () => {
     const store = new VoucherStore(
+      "voucher",
       [card("v_a"), card("v_b", { active: false }), card("v_c"), card("v_d")],
       () => campaign,
     );
@@ -114,7 +115,7 @@ describe("VoucherStore lookups", () => {
       "publish",
     ])
       delete lean[derived];
-    const store = new VoucherStore([lean as Voucher], () => campaign);
+    const store = new VoucherStore("voucher", [lean as Voucher], () => campaign);
     expect([...store.records()][0]).toBe(lean);
     expect(store.get("v_lean")).toMatchObject({
       campaign: "X",
@@ -129,6 +130,7 @@ describe("VoucherStore lookups", () => {
   it("a card with a publication but no holder is not open", () => {
     const published = card("v_p");
     const store = new VoucherStore(
+      "voucher",
       [{ ...published, publish: { ...published.publish, count: 1 } }],
       () => campaign,
     );

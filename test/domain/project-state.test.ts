@@ -5,7 +5,7 @@ import { issueToken } from "../../src/domain/auth/tokens.js";
 import { ApiError } from "../../src/domain/errors.js";
 import { assignCard } from "../../src/domain/members/assign-card.js";
 import { Project } from "../../src/domain/projects/project.js";
-import { COLLECTIONS, type ProjectDocument } from "../../src/domain/projects/project-document.js";
+import { COLLECTION_NAMES, type ProjectDocument } from "../../src/domain/projects/project-document.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import { parseProjectDocument, replaceProjectState } from "../../src/domain/projects/state-import.js";
 import { credentialsFromHeaders } from "../../src/http/operations/credentials.js";
@@ -68,7 +68,7 @@ describe("exporting a project's state", () => {
   it("writes every collection of the fixture format, and the project's settings and clock", () => {
     const world = buildWorld();
     const exported = exportProject(world.demo);
-    expect(Object.keys(exported).sort()).toEqual(["project", ...COLLECTIONS].sort());
+    expect(Object.keys(exported).sort()).toEqual(["project", ...COLLECTION_NAMES].sort());
     expect(exported.project).toEqual({
       id: "demo",
       name: "Demo project",

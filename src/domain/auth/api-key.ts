@@ -48,11 +48,7 @@ export function toApiKey(parsed: z.output<typeof apiKeySchema>): ApiKey {
 }
 
 /** A project's API keys, by app id. Deleted keys are gone from here; their tokens live on for the grace period. */
-export class ApiKeyStore extends RecordStore<ApiKey> {
-  constructor(keys: Iterable<ApiKey> = []) {
-    super("api_key", keys);
-  }
-}
+export class ApiKeyStore extends RecordStore<ApiKey> {}
 
 /**
  * A key with the service's kind of credentials where it brings none: app ids and secrets are UUIDs, v4 drawing

@@ -71,8 +71,4 @@ export type Campaign = z.output<typeof campaignSchema>;
 /** Campaigns of a project, found by id or, as the members endpoint allows, by their unique name. */
 export class CampaignStore extends RecordStore<Campaign> {
   readonly findByName = this.index((campaign) => campaign.name);
-
-  constructor(campaigns: Iterable<Campaign> = []) {
-    super("campaign", campaigns);
-  }
 }

@@ -35,8 +35,4 @@ export type Customer = z.output<typeof customerSchema>;
 /** Customers of a project, found by the service's id or by the merchant's source_id. */
 export class CustomerStore extends RecordStore<Customer> {
   readonly findBySourceId = this.index((customer) => customer.source_id);
-
-  constructor(customers: Iterable<Customer> = []) {
-    super("customer", customers);
-  }
 }

@@ -22,10 +22,6 @@ export const earningRuleSchema = z.strictObject({
 export type EarningRule = z.output<typeof earningRuleSchema>;
 
 export class EarningRuleStore extends RecordStore<EarningRule> {
-  constructor(rules: Iterable<EarningRule> = []) {
-    super("earning_rule", rules);
-  }
-
   /** Ids of the rules that pay out this incentive. */
   referencing(incentiveId: string): string[] {
     return this.list()

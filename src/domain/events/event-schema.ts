@@ -30,8 +30,4 @@ export type EventSchema = z.output<typeof eventSchemaSchema>;
 /** The project's custom event definitions, found by event name. */
 export class EventSchemaStore extends RecordStore<EventSchema> {
   readonly findByName = this.index((schema) => schema.name);
-
-  constructor(schemas: Iterable<EventSchema> = []) {
-    super("event_schema", schemas);
-  }
 }

@@ -34,8 +34,4 @@ export const recordedEventSchema = z.strictObject({
 
 export type RecordedEvent = z.output<typeof recordedEventSchema>;
 
-export class EventStore extends RecordStore<RecordedEvent> {
-  constructor(events: Iterable<RecordedEvent> = []) {
-    super("event", events);
-  }
-}
+export class EventStore extends RecordStore<RecordedEvent> {}

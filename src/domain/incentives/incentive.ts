@@ -139,8 +139,4 @@ export const incentiveSchema = z
 
 export type Incentive = z.output<typeof incentiveSchema>;
 
-export class IncentiveStore extends RecordStore<Incentive> {
-  constructor(incentives: Iterable<Incentive> = []) {
-    super("vl_incentive", incentives);
-  }
-}
+export class IncentiveStore extends RecordStore<Incentive> {}

@@ -44,8 +44,4 @@ export const locationSchema = z.strictObject({
 
 export type Location = z.output<typeof locationSchema>;
 
-export class LocationStore extends RecordStore<Location> {
-  constructor(locations: Iterable<Location> = []) {
-    super("location", locations);
-  }
-}
+export class LocationStore extends RecordStore<Location> {}

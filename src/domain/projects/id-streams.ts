@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IdSource } from "../../platform/ids.js";
-import { COLLECTIONS, type ProjectDocument } from "./project-document.js";
+import { COLLECTION_NAMES, type ProjectDocument } from "./project-document.js";
 
 /**
  * A seeded project draws every id, code, token and secret from its stream in order, and a reset starts the stream
@@ -24,7 +24,7 @@ const BATCH = 4096;
 
 function fingerprint(document: ProjectDocument): string {
   const hash = createHash("sha256");
-  for (const collection of COLLECTIONS) {
+  for (const collection of COLLECTION_NAMES) {
     const records = document[collection] as readonly Record<string, unknown>[];
     hash.update(`\u0001${collection}`);
     for (let start = 0; start < records.length; start += BATCH) {

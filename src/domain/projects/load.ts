@@ -1,6 +1,10 @@
 import { loadFixtures } from "../../platform/fixtures.js";
-import { EXACT_COLLECTIONS } from "../shared/int64.js";
-import { COLLECTIONS, type ProjectDocument, projectDocumentSchema } from "./project-document.js";
+import {
+  COLLECTION_NAMES,
+  EXACT_COLLECTIONS,
+  type ProjectDocument,
+  projectDocumentSchema,
+} from "./project-document.js";
 
 /**
  * Every project of a fixtures folder, validated; a broken fixture throws a FixtureError naming file and path. A
@@ -8,5 +12,5 @@ import { COLLECTIONS, type ProjectDocument, projectDocumentSchema } from "./proj
  * incentives keep their 64-bit integers exactly.
  */
 export function loadProjectDocuments(dir: string): ProjectDocument[] {
-  return loadFixtures(dir, projectDocumentSchema, COLLECTIONS, ["api_keys"], EXACT_COLLECTIONS);
+  return loadFixtures(dir, projectDocumentSchema, COLLECTION_NAMES, ["api_keys"], EXACT_COLLECTIONS);
 }

@@ -1,23 +1,11 @@
 import { z } from "zod";
 import { CLOCK_OFFSET_LIMIT_MS, clockRangeProblem } from "../../platform/clock.js";
-import { apiKeySchema } from "../auth/api-key.js";
-import { tokenSchema } from "../auth/token-store.js";
-import { campaignSchema } from "../campaigns/campaign.js";
-import { customerSchema } from "../customers/customer.js";
-import { earningRuleSchema } from "../earning-rules/earning-rule.js";
-import { recordedEventSchema } from "../events/event.js";
-import { eventSchemaSchema } from "../events/event-schema.js";
-import { incentiveSchema } from "../incentives/incentive.js";
-import { locationSchema } from "../locations/location.js";
-import { publicationSchema } from "../publications/publication.js";
-import { segmentSchema } from "../segments/segment.js";
-import { tierStructureSchema } from "../tiers/tier-structure.js";
-import { voucherSchema } from "../vouchers/voucher.js";
-import { webhookSchema } from "../webhooks/endpoint.js";
+import type { AnyCollection } from "../collection.js";
+import { COLLECTIONS, type CollectionName, type CollectionNamed } from "./collections.js";
 import { checkReferences } from "./references.js";
 import { projectSettingsSchema } from "./settings.js";
 
-export { COLLECTIONS, type CollectionName } from "./collections.js";
+export type { CollectionName } from "./collections.js";
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -27,9 +15,15 @@ const clockInstant = z.iso.datetime({ offset: true }).superRefine((value, contex
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 
+/** Each collection as a document holds it: an array of its records, empty when left out. */
+const collectionShapes = Object.fromEntries(
+  COLLECTIONS.map((collection) => [collection.name, z.array(collection.schema).default([])]),
+) as { [N in CollectionName]: z.ZodDefault<z.ZodArray<CollectionNamed<N>["schema"]>> };
+
 /**
  * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the
- * control API. The collections are the keys below; on disk each lives in a file of its own (see fixtures/README).
+ * control API. The collections are the keys after `project`, in the list's order (projects/collections.ts); on
+ * disk each lives in a file of its own (see fixtures/README).
  */
 export const projectDocumentSchema = z
   .strictObject({
@@ -58,22 +52,23 @@ export const projectDocumentSchema = z
        */
       seed: z.string().min(1).max(200).optional(),
     }),
-    api_keys: z.array(apiKeySchema).default([]),
-    tokens: z.array(tokenSchema).default([]),
-    locations: z.array(locationSchema).default([]),
-    campaigns: z.array(campaignSchema).default([]),
-    vouchers: z.array(voucherSchema).default([]),
-    customers: z.array(customerSchema).default([]),
-    publications: z.array(publicationSchema).default([]),
-    segments: z.array(segmentSchema).default([]),
-    tier_structures: z.array(tierStructureSchema).default([]),
-    incentives: z.array(incentiveSchema).default([]),
-    earning_rules: z.array(earningRuleSchema).default([]),
-    event_schemas: z.array(eventSchemaSchema).default([]),
-    events: z.array(recordedEventSchema).default([]),
-    webhooks: z.array(webhookSchema).default([]),
+    ...collectionShapes,
   })
   .superRefine(checkReferences);
 
 export type ProjectDocumentInput = z.input<typeof projectDocumentSchema>;
 export type ProjectDocument = z.output<typeof projectDocumentSchema>;
+
+/** The collections' names, in the list's order: the order a project's state is written and its stores built. */
+export const COLLECTION_NAMES: readonly CollectionName[] = COLLECTIONS.map((collection) => collection.name);
+
+/**
+ * The collections whose records hold 64-bit integers (their descriptors' `exactIntegers`): integers past 2^53 are
+ * kept exactly in these records, all of each record, and read as JSON.parse reads them everywhere else, so that
+ * no other code meets a bigint (docs/internals/exact-integers.md).
+ */
+export const EXACT_COLLECTIONS: ReadonlySet<string> = new Set(
+  (COLLECTIONS as readonly AnyCollection[])
+    .filter((collection) => collection.exactIntegers)
+    .map(({ name }) => name),
+);

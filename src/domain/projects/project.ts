@@ -9,9 +9,16 @@ import { CAP_VARIABLES } from "../caps.js";
 import { limitExceeded, notFound } from "../errors.js";
 import type { KeySet } from "../record-store.js";
 import { Outbox } from "../webhooks/outbox.js";
-import type { CollectionName, ProjectDocument } from "./project-document.js";
+import { COLLECTION_NAMES, type CollectionName, type ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults, ProjectSettings } from "./settings.js";
-import { buildStores, type ProjectStores, watchStores } from "./stores.js";
+import {
+  buildStores,
+  collectionNamed,
+  fieldOf,
+  type ProjectStores,
+  type StoreFields,
+  watchStores,
+} from "./stores.js";
 
 /** How a project's fault rules refuse: an unknown rule id is 404, one rule past the cap 409 (domain/caps.ts). */
 export const faultRefusals: FaultRefusals = {
@@ -19,11 +26,15 @@ export const faultRefusals: FaultRefusals = {
   full: (limit) => limitExceeded("The project", "fault rules", limit, CAP_VARIABLES.faultsPerProject),
 };
 
+/** Each store of the project is also a field of its own, named for its collection (`project.tierStructures`). */
+export interface Project extends StoreFields {}
+
 /**
  * One tenant: every resource the emulator keeps belongs to exactly one project, held in that project's stores,
  * with that project's clock. A project is built from a validated document and owns a deep copy of it, so the
  * fixtures it came from stay untouched and a reset can build it again.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: StoreFields are set in the constructor, from the list.
 export class Project {
   readonly id: string;
   readonly name: string;
@@ -37,22 +48,8 @@ export class Project {
     | { settings: ProjectSettings; defaults: ProjectDefaults; effective: ProjectDefaults }
     | undefined;
 
-  /** The project's stores by collection (stores.ts); each is also a field of its own, named for the resource. */
+  /** The project's stores by collection (stores.ts); each is also a field of its own (StoreFields). */
   readonly stores: ProjectStores;
-  readonly apiKeys: ProjectStores["api_keys"];
-  readonly tokens: ProjectStores["tokens"];
-  readonly locations: ProjectStores["locations"];
-  readonly campaigns: ProjectStores["campaigns"];
-  readonly vouchers: ProjectStores["vouchers"];
-  readonly customers: ProjectStores["customers"];
-  readonly publications: ProjectStores["publications"];
-  readonly segments: ProjectStores["segments"];
-  readonly tierStructures: ProjectStores["tier_structures"];
-  readonly incentives: ProjectStores["incentives"];
-  readonly earningRules: ProjectStores["earning_rules"];
-  readonly eventSchemas: ProjectStores["event_schemas"];
-  readonly events: ProjectStores["events"];
-  readonly webhooks: ProjectStores["webhooks"];
 
   /**
    * What the control API observes and steers, kept with the project so that a reset or a deletion takes it along
@@ -86,20 +83,7 @@ export class Project {
     this.ids = options.ids ?? randomIds;
 
     this.stores = buildStores(doc);
-    this.apiKeys = this.stores.api_keys;
-    this.tokens = this.stores.tokens;
-    this.locations = this.stores.locations;
-    this.campaigns = this.stores.campaigns;
-    this.vouchers = this.stores.vouchers;
-    this.customers = this.stores.customers;
-    this.publications = this.stores.publications;
-    this.segments = this.stores.segments;
-    this.tierStructures = this.stores.tier_structures;
-    this.incentives = this.stores.incentives;
-    this.earningRules = this.stores.earning_rules;
-    this.eventSchemas = this.stores.event_schemas;
-    this.events = this.stores.events;
-    this.webhooks = this.stores.webhooks;
+    for (const name of COLLECTION_NAMES) (this as Record<string, unknown>)[fieldOf(name)] = this.stores[name];
   }
 
   /**
@@ -115,23 +99,8 @@ export class Project {
    * document the project came from (see checkReferences): ids, card codes and source ids.
    */
   knownKeys(collection: string, field: string): KeySet | undefined {
-    switch (`${collection}.${field}`) {
-      case "vouchers.id":
-        return this.vouchers;
-      case "vouchers.code":
-        return this.vouchers.codes;
-      case "customers.id":
-        return this.customers;
-      case "customers.source_id":
-        return this.customers.keysOf(this.customers.findBySourceId);
-      case "publications.id":
-        return this.publications;
-      case "publications.source_id":
-        return this.publications.keysOf(this.publications.findBySourceId);
-      case "events.id":
-        return this.events;
-    }
-    return undefined;
+    const keySets = collectionNamed(collection)?.keySets;
+    return keySets?.(this.stores[collection as CollectionName])[field];
   }
 
   /** The settings in force: the project's own where it has them, the server's defaults elsewhere. */

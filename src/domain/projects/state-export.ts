@@ -1,6 +1,7 @@
 import type { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
-import { type CollectionView, EXPORT_ORDER, storeView } from "./stores.js";
+import { COLLECTION_NAMES } from "./project-document.js";
+import { type CollectionView, storeView } from "./stores.js";
 
 /**
  * A project's whole state as a project document, in the fixture format: what `new Project(document)` would
@@ -19,7 +20,7 @@ export function exportProject(project: Project): ProjectDocument {
  */
 export function projectState(project: Project): ProjectDocument {
   const collections = Object.fromEntries(
-    EXPORT_ORDER.map((name) => [
+    COLLECTION_NAMES.map((name) => [
       name,
       Array.from(collectionView(project, name).entries(), ([, record]) => record),
     ]),

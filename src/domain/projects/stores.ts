@@ -1,186 +1,60 @@
-import { type ApiKey, ApiKeyStore, toApiKey } from "../auth/api-key.js";
-import { type TokenRecord, TokenStore, tokenFromInput } from "../auth/token-store.js";
-import { CampaignStore } from "../campaigns/campaign.js";
-import { CustomerStore } from "../customers/customer.js";
-import { EarningRuleStore } from "../earning-rules/earning-rule.js";
-import { EventStore } from "../events/event.js";
-import { EventSchemaStore } from "../events/event-schema.js";
-import { IncentiveStore } from "../incentives/incentive.js";
-import { LocationStore } from "../locations/location.js";
-import { PublicationStore } from "../publications/publication.js";
+import type { AnyCollection, CollectionView } from "../collection.js";
 import type { RecordWatcher } from "../record-store.js";
-import { SegmentStore } from "../segments/segment.js";
-import { TierStructureStore } from "../tiers/tier-structure.js";
-import { publishCount, publishSummary } from "../vouchers/voucher.js";
-import { VoucherStore } from "../vouchers/voucher-store.js";
-import { WebhookStore } from "../webhooks/endpoint.js";
-import type { CollectionName } from "./collections.js";
+import { COLLECTIONS, type CollectionName, type CollectionNamed } from "./collections.js";
 import type { ProjectDocument } from "./project-document.js";
 
-/** A project's stores, one for each collection of its document. */
-export interface ProjectStores {
-  api_keys: ApiKeyStore;
-  tokens: TokenStore;
-  locations: LocationStore;
-  campaigns: CampaignStore;
-  vouchers: VoucherStore;
-  customers: CustomerStore;
-  publications: PublicationStore;
-  segments: SegmentStore;
-  tier_structures: TierStructureStore;
-  incentives: IncentiveStore;
-  earning_rules: EarningRuleStore;
-  event_schemas: EventSchemaStore;
-  events: EventStore;
-  webhooks: WebhookStore;
+export type { CollectionView } from "../collection.js";
+
+/** A project's stores, one for each collection of its document, each of the type its collection builds. */
+export type ProjectStores = { [N in CollectionName]: ReturnType<CollectionNamed<N>["store"]> };
+
+/** A collection's name in camel case: `tier_structures` is `tierStructures`. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+
+/** Each store as a field of the project, named for its collection in camel case (`project.tierStructures`). */
+export type StoreFields = { readonly [N in CollectionName as Camel<N>]: ProjectStores[N] };
+
+/** The project's field for a collection's store (see StoreFields). */
+export function fieldOf(name: CollectionName): string {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** One collection of a project in document form, keyed as its store reports changes (see Project.watch). */
-export interface CollectionView {
-  get(key: string): unknown;
-  entries(): Iterable<[string, unknown]>;
+const LISTED: readonly AnyCollection[] = COLLECTIONS;
+const BY_NAME = new Map(LISTED.map((collection) => [collection.name, collection]));
+
+/** The collection of this name; undefined for a name no collection has. */
+export function collectionNamed(name: string): AnyCollection | undefined {
+  return BY_NAME.get(name);
 }
 
-/** How a collection's store is built from a document, and how its records read back in document form. */
-interface StoreEntry<K extends CollectionName> {
-  build(document: ProjectDocument, stores: Readonly<Partial<ProjectStores>>): ProjectStores[K];
-  view(store: ProjectStores[K]): CollectionView;
+/** What a default view reads of a record store; structural, so every store's record type fits. */
+interface StoredRecords {
+  stored(id: string): { id: string } | undefined;
+  storedValues(): IterableIterator<{ id: string }>;
 }
 
-/** What a view reads of a record store; structural, so every store's record type fits. */
-interface StoredRecords<T extends { id: string }> {
-  stored(id: string): T | undefined;
-  storedValues(): IterableIterator<T>;
-}
-
-function recordView<T extends { id: string }>(
-  store: StoredRecords<T>,
-  toDocument: (record: T) => unknown = (record) => record,
-): CollectionView {
+/** A RecordStore's records as the document has them: as they are stored, keyed by id. */
+function recordView(store: StoredRecords): CollectionView {
   return {
-    get: (key: string) => {
-      const record = store.stored(key);
-      return record && toDocument(record);
-    },
+    get: (key: string) => store.stored(key),
     *entries(): Iterable<[string, unknown]> {
-      for (const record of store.storedValues()) yield [record.id, toDocument(record)];
+      for (const record of store.storedValues()) yield [record.id, record];
     },
   };
 }
 
-function keyDocument({ id: _id, ...key }: ApiKey): ProjectDocument["api_keys"][number] {
-  return key;
-}
-
-function tokenDocument(token: TokenRecord): ProjectDocument["tokens"][number] {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    access_token: token.accessToken,
-    app_id: token.appId,
-    client_id: token.clientId,
-    scope: [...token.scope],
-    permissions: [...token.permissions],
-    ip_allowlist: [...token.ipAllowlist],
-    issued_at: iso(token.issuedAtMs),
-    expires_at: iso(token.expiresAtMs),
-    revoke_at: token.revokeAtMs === null ? null : iso(token.revokeAtMs),
-  };
-}
-
-/**
- * A card's publication count comes from the publications that name it, when the fixture lists any; a card with
- * a holder and none listed counts one (see publishCount). Only cards whose count differs get a `publish`.
- */
-function countPublications(document: ProjectDocument) {
-  const published = new Map<string, number>();
-  for (const publication of document.publications)
-    published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
-  return document.vouchers.map((voucher) => {
-    const count = published.get(voucher.id);
-    if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
-    return { ...voucher, publish: publishSummary(voucher.code, count) };
-  });
-}
-
-/**
- * Every collection's store, in one table, in the order a project's state is written (an export, a snapshot):
- * the project builds its stores from it, and its change watch, the export order and the collection views
- * derive from it, so a new collection is one row here (and its schema in the project document).
- */
-const STORES: { [K in CollectionName]: StoreEntry<K> } = {
-  api_keys: {
-    build: (document) => new ApiKeyStore(document.api_keys.map(toApiKey)),
-    view: (store) => recordView(store, keyDocument),
-  },
-  tokens: {
-    build: (document) => new TokenStore(document.tokens.map(tokenFromInput)),
-    view: (store) => ({
-      get: (key) => {
-        const token = store.find(key);
-        return token && tokenDocument(token);
-      },
-      entries: () => store.list().map((token) => [token.accessToken, tokenDocument(token)]),
-    }),
-  },
-  locations: {
-    build: (document) => new LocationStore(document.locations),
-    view: (store) => recordView(store),
-  },
-  campaigns: {
-    build: (document) => new CampaignStore(document.campaigns),
-    view: (store) => recordView(store),
-  },
-  // A card reads its campaign when it is read, so the campaigns' store only has to exist by then.
-  vouchers: {
-    build: (document, stores) =>
-      new VoucherStore(countPublications(document), (id) => (stores.campaigns as CampaignStore).get(id)),
-    view: (store) => recordView(store),
-  },
-  customers: {
-    build: (document) => new CustomerStore(document.customers),
-    view: (store) => recordView(store),
-  },
-  publications: {
-    build: (document) => new PublicationStore(document.publications),
-    view: (store) => recordView(store),
-  },
-  segments: { build: (document) => new SegmentStore(document.segments), view: (store) => recordView(store) },
-  tier_structures: {
-    build: (document) =>
-      new TierStructureStore(
-        document.tier_structures.map((structure) => ({
-          ...structure,
-          tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
-        })),
-      ),
-    view: (store) => recordView(store),
-  },
-  incentives: {
-    build: (document) => new IncentiveStore(document.incentives),
-    view: (store) => recordView(store),
-  },
-  earning_rules: {
-    build: (document) => new EarningRuleStore(document.earning_rules),
-    view: (store) => recordView(store),
-  },
-  event_schemas: {
-    build: (document) => new EventSchemaStore(document.event_schemas),
-    view: (store) => recordView(store),
-  },
-  events: { build: (document) => new EventStore(document.events), view: (store) => recordView(store) },
-  webhooks: { build: (document) => new WebhookStore(document.webhooks), view: (store) => recordView(store) },
-};
-
-/** The collections in the order a project's state is written: the table's. */
-export const EXPORT_ORDER = Object.keys(STORES) as readonly CollectionName[];
-
-/** A project's stores, built from its (frozen) document: the stores share its records. */
+/** A project's stores, built from its (frozen) document in the list's order: the stores share its records. */
 export function buildStores(document: ProjectDocument): ProjectStores {
-  const stores: Partial<ProjectStores> = {};
-  const add = <K extends CollectionName>(name: K) => {
-    stores[name] = STORES[name].build(document, stores);
-  };
-  for (const name of EXPORT_ORDER) add(name);
+  const records = (name: string) => ((document as Record<string, unknown>)[name] ?? []) as readonly unknown[];
+  const stores: Record<string, unknown> = {};
+  for (const collection of LISTED)
+    stores[collection.name] = collection.store(records(collection.name), {
+      resourceType: collection.resourceType,
+      records,
+      store: (name) => stores[name],
+    });
   return stores as ProjectStores;
 }
 
@@ -189,7 +63,7 @@ export function watchStores(
   stores: ProjectStores,
   watcher: ((collection: CollectionName, key: string, deleted: boolean) => void) | undefined,
 ): void {
-  for (const name of EXPORT_ORDER) {
+  for (const { name } of COLLECTIONS) {
     const store: { watch(watcher: RecordWatcher | undefined): void } = stores[name];
     store.watch(watcher && ((key, deleted) => watcher(name, key, deleted)));
   }
@@ -197,6 +71,7 @@ export function watchStores(
 
 /** A collection's records as the project document has them, one at a time. */
 export function storeView(stores: ProjectStores, name: CollectionName): CollectionView {
-  const view = <K extends CollectionName>(collection: K) => STORES[collection].view(stores[collection]);
-  return view(name);
+  const store = stores[name];
+  const collection = BY_NAME.get(name);
+  return collection?.document?.(store) ?? recordView(store as unknown as StoredRecords);
 }

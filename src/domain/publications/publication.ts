@@ -20,8 +20,4 @@ export type Publication = z.output<typeof publicationSchema>;
 
 export class PublicationStore extends RecordStore<Publication> {
   readonly findBySourceId = this.index((publication) => publication.source_id);
-
-  constructor(publications: Iterable<Publication> = []) {
-    super("publication", publications);
-  }
 }

@@ -13,8 +13,4 @@ export const segmentSchema = z.strictObject({
 
 export type Segment = z.output<typeof segmentSchema>;
 
-export class SegmentStore extends RecordStore<Segment> {
-  constructor(segments: Iterable<Segment> = []) {
-    super("vl_segment", segments);
-  }
-}
+export class SegmentStore extends RecordStore<Segment> {}

@@ -8,13 +8,6 @@ import { z } from "zod";
  */
 const INT64_MAX = 2n ** 63n - 1n;
 
-/**
- * The collections whose records hold 64-bit fields. Integers past 2^53 are kept exactly in these records (all of
- * each record, its metadata included), and read as JSON.parse reads them everywhere else, so that no other code
- * meets a bigint.
- */
-export const EXACT_COLLECTIONS: ReadonlySet<string> = new Set(["tier_structures", "incentives"]);
-
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

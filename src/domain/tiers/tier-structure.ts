@@ -32,10 +32,6 @@ export const tierStructureSchema = z.strictObject({
 export type TierStructure = Omit<z.output<typeof tierStructureSchema>, "tiers"> & { tiers: Tier[] };
 
 export class TierStructureStore extends RecordStore<TierStructure> {
-  constructor(structures: Iterable<TierStructure> = []) {
-    super("vl_tier_structure", structures);
-  }
-
   /** Appends a tier to its structure (a 404 when the structure is unknown); the rules are the caller's. */
   /** A new version of the structure, not a push into the stored one: every write goes through `put`. */
   addTier(tier: Tier): Tier {

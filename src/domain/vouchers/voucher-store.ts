@@ -21,8 +21,8 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   /** customer id -> ids of the vouchers they hold. */
   readonly #held = new Map<string, Set<string>>();
 
-  constructor(vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
-    super("voucher", vouchers);
+  constructor(resourceType: string, vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
+    super(resourceType, vouchers);
     this.#campaigns = campaigns;
     // Each id comes once from the store's own map, and cards of a campaign mostly follow one another: an open
     // card is queued without a membership lookup, and its campaign's queue looked up only when the campaign

@@ -75,10 +75,6 @@ export function wants(endpoint: Webhook, type: string): boolean {
 
 /** A project's webhook endpoints, in the order they were added. */
 export class WebhookStore extends RecordStore<Webhook> {
-  constructor(endpoints: Iterable<Webhook> = []) {
-    super("webhook", endpoints);
-  }
-
   /**
    * Adds an endpoint within the project's cap; a target the server does not send to is 400, a full project 409,
    * and either changes nothing.

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from "express";
 import { z } from "zod";
-import { EXACT_COLLECTIONS } from "../../domain/shared/int64.js";
+import { EXACT_COLLECTIONS } from "../../domain/projects/project-document.js";
 import { exactUnderKeys } from "../../platform/exact-json.js";
 import { jsonBody } from "../input/body.js";
 import { streamedJsonBody } from "../input/streamed-json.js";

@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import type { Project } from "../../domain/projects/project.js";
+import { COLLECTION_NAMES } from "../../domain/projects/project-document.js";
 import { collectionView, projectHeader } from "../../domain/projects/state-export.js";
-import { EXPORT_ORDER } from "../../domain/projects/stores.js";
 import { stringifyExact } from "../../platform/exact-json.js";
 
 /** About this much JSON is written at a time: a slice is built in one synchronous step, then waits for the socket. */
@@ -15,7 +15,7 @@ const SLICE_CHARS = 64 * 1024;
 export function* exportSlices(project: Project, sliceChars = SLICE_CHARS): Generator<string> {
   let parts: string[] = [`{"project":${JSON.stringify(projectHeader(project))}`];
   let size = 0;
-  for (const name of EXPORT_ORDER) {
+  for (const name of COLLECTION_NAMES) {
     parts.push(`,"${name}":[`);
     let first = true;
     for (const [, record] of collectionView(project, name).entries()) {

@@ -24,7 +24,7 @@ function matches(record: object, filters: [string, string][]): boolean {
 }
 
 function viewRows(view: View): ControlRoute[] {
-  const dataRef = view.name.replaceAll("-", "_");
+  const dataRef = view.collection;
   const words = view.name.replaceAll("-", " ");
   return [
     row({

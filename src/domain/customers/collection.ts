@@ -1,0 +1,15 @@
+import { collection } from "../collection.js";
+import { CustomerStore, customerSchema } from "./customer.js";
+
+/** A project's customers, by id and by source id. */
+export const customerCollection = collection({
+  name: "customers",
+  schema: customerSchema,
+  resourceType: "customer",
+  label: "customer",
+  key: "id",
+  unique: ["source_id"],
+  store: (customers, { resourceType }) => new CustomerStore(resourceType, customers),
+  keySets: (store) => ({ id: store, source_id: store.keysOf(store.findBySourceId) }),
+  view: { component: "Customer", filters: ["source_id", "name", "email", "phone"] },
+});

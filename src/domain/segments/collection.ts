@@ -1,0 +1,14 @@
+import { collection } from "../collection.js";
+import { SegmentStore, segmentSchema } from "./segment.js";
+
+/** A project's customer segments (Loyalty v2: what a tier may require its members to be in). */
+export const segmentCollection = collection({
+  name: "segments",
+  schema: segmentSchema,
+  resourceType: "vl_segment",
+  label: "segment",
+  key: "id",
+  references: [{ field: "customer_ids[]", to: "customers" }],
+  store: (segments, { resourceType }) => new SegmentStore(resourceType, segments),
+  view: { component: "Segment", filters: ["name"] },
+});
