@@ -251,6 +251,13 @@ export const SETTINGS = {
     schema: int(1, 1_000_000),
     default: 100,
   },
+  // Each snapshot is a copy of the project's state: a few for a demo, not thousands.
+  "caps.snapshotsPerProject": {
+    env: "SNAPSHOT_LIMIT",
+    help: "most named snapshots per project (each a copy of its state); 409 past it",
+    schema: int(1, 1000),
+    default: 20,
+  },
   // Webhooks (docs/guide/webhooks.md). The vendor gives its receivers 10 s to answer.
   webhookTimeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",

@@ -24,6 +24,8 @@ export interface Caps {
   membersPerProject: number;
   /** Webhook endpoints of a project (POST .../webhooks). */
   webhooksPerProject: number;
+  /** Named snapshots of a project (POST .../snapshots): each holds a copy of the project's state. */
+  snapshotsPerProject: number;
 }
 
 /**
@@ -37,4 +39,5 @@ export const CAP_VARIABLES = {
   eventsPerProject: "LOYALTY_MOCK_EVENT_LIMIT",
   membersPerProject: "LOYALTY_MOCK_MEMBER_LIMIT",
   webhooksPerProject: "LOYALTY_MOCK_WEBHOOK_LIMIT",
+  snapshotsPerProject: "LOYALTY_MOCK_SNAPSHOT_LIMIT",
 } as const satisfies Record<keyof Caps, string>;

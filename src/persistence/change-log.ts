@@ -1,6 +1,7 @@
 import type { Project } from "../domain/projects/project.js";
 import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
+import type { Snapshot } from "../domain/projects/snapshots.js";
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
 import { stringifyExact } from "../platform/exact-json.js";
 
@@ -15,6 +16,8 @@ import { stringifyExact } from "../platform/exact-json.js";
  * - `put` {c, k, r} / `del` {c, k}: one record of collection `c`, under key `k`, is written or removed;
  *   `fput` {c, r}: a record appended to the fixtures; `same` {c, k, i}: the state holds the fixtures' record `i`
  *   unchanged (both in snapshots only);
+ * - `snap` {n, t, at, h}: the project's named snapshot `n` (saved at `t`, its clock then at `at`) becomes an empty
+ *   document with that header, filled by the `sput` {n, c, r} lines that follow; `unsnap` {n}: it is deleted;
  * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
  */
 const COMMIT_LINE = '{"o":"commit"}\n';
@@ -71,17 +74,30 @@ export class ChangeLog implements RegistryWatcher {
   }
 
   record(project: Project, collection: CollectionName, key: string, deleted: boolean): void {
-    let pending = this.#pending.get(project.id);
-    if (!pending) {
-      pending = { project, events: [], records: new Map() };
-      this.#pending.set(project.id, pending);
-    }
-    const records = pending.records;
+    const records = this.#entry(project).records;
     const slot = `${collection}\0${key}`;
     if (deleted) {
       records.delete(slot);
       records.set(slot, true);
     } else if (!records.has(slot)) records.set(slot, false);
+  }
+
+  snapshotSaved(projectId: string, snapshot: Snapshot): void {
+    this.#entry(this.#registry.get(projectId)).events.push(snapshotLines(projectId, snapshot).join(""));
+  }
+
+  snapshotDeleted(projectId: string, name: string): void {
+    this.#entry(this.#registry.get(projectId)).events.push(line({ o: "unsnap", p: projectId, n: name }));
+  }
+
+  /** The pending entry of an installed project, made when it has none. */
+  #entry(project: Project): Pending {
+    let pending = this.#pending.get(project.id);
+    if (!pending) {
+      pending = { project, events: [], records: new Map() };
+      this.#pending.set(project.id, pending);
+    }
+    return pending;
   }
 
   /** Whether a batch would hold anything besides header changes. */
@@ -145,6 +161,26 @@ function recordLines(project: Project, records: Map<string, boolean>): string {
   return out.join("");
 }
 
+/** A named snapshot as log lines: its `snap` line, then one `sput` line per record, in export order. */
+function snapshotLines(projectId: string, snapshot: Snapshot): string[] {
+  const { document } = snapshot;
+  const p = JSON.stringify(projectId);
+  const n = JSON.stringify(snapshot.name);
+  const head = {
+    o: "snap",
+    p: projectId,
+    n: snapshot.name,
+    t: new Date(snapshot.savedAt).toISOString(),
+    at: new Date(snapshot.clockAt).toISOString(),
+    h: document.project,
+  };
+  const out = [line(head)];
+  for (const c of COLLECTION_NAMES)
+    for (const record of document[c])
+      out.push(`{"o":"sput","p":${p},"n":${n},"c":"${c}","r":${stringifyExact(record)}}\n`);
+  return out;
+}
+
 /**
  * A snapshot of the registry as log lines, in slices of about `sliceBytes`, each taken in one synchronous step:
  * the caller writes a slice and lets the event loop run before asking for the next, so a million records never
@@ -190,6 +226,11 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
         if (full()) yield cut();
       }
     }
+    for (const snapshot of registry.snapshots.list(project.id))
+      for (const text of snapshotLines(project.id, snapshot)) {
+        push(text);
+        if (full()) yield cut();
+      }
   }
   if (size > 0) yield cut();
 }

@@ -57,19 +57,28 @@ export function loadState(file: string): LoadedState | undefined {
     return projects && { projects, gen: 0, version: 1, logBytes: 0 };
   }
   const replay = replayState(file);
-  const valid = replay.projects.map(({ fixtures, state }) => {
+  const valid = replay.projects.map(({ fixtures, state, snapshots = [] }): SavedProject => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
+    // A named snapshot is a whole document: its records and its references are checked as a state's are.
+    const named = snapshots.map((snapshot) => {
+      const part = `snapshot ${snapshot.name}`;
+      if (!replay.checksummed) return { ...snapshot, document: check(file, id, part, snapshot.document) };
+      const checked = checkRecords(file, id, part, snapshot.document, replay.fromLogs);
+      checked.checkReferences();
+      return { ...snapshot, document: checked.document };
+    });
     if (replay.checksummed) {
       const checked = checkRecords(file, id, "state", state, replay.fromLogs);
       return {
         fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs).document,
         state: checked.document,
         checkState: checked.checkReferences,
+        snapshots: named,
       };
     }
     const saved = { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
     shareUnchanged(fixtures, state, saved);
-    return saved;
+    return { ...saved, snapshots: named };
   });
   return { projects: valid, gen: replay.gen, version: 2, logBytes: replay.logBytes };
 }

@@ -28,6 +28,11 @@ export function logFilesOf(file: string): { gen: number; path: string }[] {
 interface Replayed {
   fixtures: { header: unknown; collections: Record<CollectionName, unknown[]> };
   state: { header: unknown; collections: Record<CollectionName, KeyedRecords> };
+  /** The project's named snapshots by name, each as its `snap` line and the records of its `sput` lines. */
+  snapshots: Map<
+    string,
+    { savedAt: unknown; clockAt: unknown; header: unknown; collections: Record<CollectionName, unknown[]> }
+  >;
 }
 
 /** How a record is keyed in its store, and so in the log (see Project.watch): its collection's key field. */
@@ -67,7 +72,7 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>, i
     case "fixtures": {
       const fixtures = line.d !== undefined ? documentParts(line.d) : emptyParts(line.h);
       projects.delete(id);
-      projects.set(id, { fixtures, state: stateFrom(fixtures) });
+      projects.set(id, { fixtures, state: stateFrom(fixtures), snapshots: new Map() });
       return true;
     }
     case "drop":
@@ -112,6 +117,19 @@ function apply(projects: Map<string, Replayed>, line: Record<string, unknown>, i
     }
     case "del":
       project.state.collections[c].delete(String(line.k));
+      return true;
+    case "snap":
+      project.snapshots.set(String(line.n), { savedAt: line.t, clockAt: line.at, ...emptyParts(line.h) });
+      return true;
+    case "sput": {
+      const collection = project.snapshots.get(String(line.n))?.collections[c];
+      if (!collection)
+        throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
+      collection.push(line.r);
+      return true;
+    }
+    case "unsnap":
+      project.snapshots.delete(String(line.n));
       return true;
   }
   return false;
@@ -249,5 +267,11 @@ function toSaved(project: Replayed): SavedProject {
     state[c] = project.state.collections[c].values();
     fixtures[c] = project.fixtures.collections[c];
   }
-  return { fixtures, state } as unknown as SavedProject;
+  const snapshots = [...project.snapshots].map(([name, { savedAt, clockAt, header, collections }]) => ({
+    name,
+    savedAt,
+    clockAt,
+    document: { project: header, ...collections },
+  }));
+  return { fixtures, state, snapshots } as unknown as SavedProject;
 }

@@ -8,8 +8,9 @@ import {
 } from "../domain/projects/project-document.js";
 import type { KnownKeys } from "../domain/projects/references.js";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
+import { makeSnapshot, type Snapshot } from "../domain/projects/snapshots.js";
 import { exportProject } from "../domain/projects/state-export.js";
-import type { Clock } from "../platform/clock.js";
+import { type Clock, clockRangeProblem } from "../platform/clock.js";
 import { describeProblem, parseDocument, parseJsonText } from "../platform/documents.js";
 import { exactUnderKeys, parseExact, stringifyExact, withDoubles } from "../platform/exact-json.js";
 import { olderIncentives } from "./older-integers.js";
@@ -30,9 +31,19 @@ const stateFileSchema = z.strictObject({
   projects: z.array(z.strictObject({ fixtures: projectDocumentSchema, state: projectDocumentSchema })),
 });
 
+/** A named snapshot as a state file holds it: its times as written (ISO 8601), checked when restored. */
+interface SavedSnapshot {
+  name: string;
+  savedAt: unknown;
+  clockAt: unknown;
+  document: ProjectDocument;
+}
+
 export interface SavedProject {
   fixtures: ProjectDocument;
   state: ProjectDocument;
+  /** Its named snapshots (a version-2 file; the older format had none). */
+  snapshots?: SavedSnapshot[];
   /**
    * The state's references across records, still to check (a restart from a snapshot: see load-state.ts); given
    * the keys the built project's stores hold, or none to build its own sets. Throws a StateFileError.
@@ -118,18 +129,32 @@ function exactInProjects(file: unknown): unknown {
   return file;
 }
 
+/** A saved snapshot as the registry keeps it; its times must be instants. */
+function snapshotOf(saved: SavedSnapshot, file: string, where: string): Snapshot {
+  const savedAt = typeof saved.savedAt === "string" ? Date.parse(saved.savedAt) : Number.NaN;
+  const clockAt = typeof saved.clockAt === "string" ? Date.parse(saved.clockAt) : Number.NaN;
+  if (Number.isNaN(savedAt) || Number.isNaN(clockAt) || clockRangeProblem(clockAt) !== undefined)
+    throw new StateFileError(
+      file,
+      `${where}, snapshot ${saved.name}: its times are not instants a clock shows`,
+    );
+  return makeSnapshot(saved.name, savedAt, clockAt, saved.document);
+}
+
 /** Builds every saved project in the registry, each from its fixtures and then its saved state. */
 export function restoreProjects(registry: ProjectRegistry, saved: SavedProject[], file: string): void {
-  saved.forEach(({ fixtures, state, checkState }, index) => {
+  saved.forEach(({ fixtures, state, checkState, snapshots = [] }, index) => {
     const where = `$.projects[${index}]`;
     if (state.project.id !== fixtures.project.id)
       throw new StateFileError(file, `${where}.state.project.id: should be ${fixtures.project.id}`);
+    const named = snapshots.map((saved) => snapshotOf(saved, file, `project ${state.project.id}`));
     try {
       // The check looks values up in the stores just built rather than building its own sets of them.
       registry.restore(
         fixtures,
         state,
         checkState && ((project) => checkState(project.knownKeys.bind(project))),
+        named,
       );
     } catch (error) {
       if (error instanceof StateFileError) throw error;

@@ -232,6 +232,7 @@ describe("the defaults", () => {
       eventsPerProject: 100_000,
       membersPerProject: 100_000,
       webhooksPerProject: 100,
+      snapshotsPerProject: 20,
     });
     expect(buildWorld().registry.defaults.caps).toEqual(DEFAULTS.caps);
   });

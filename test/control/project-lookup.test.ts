@@ -20,6 +20,7 @@ const BODIES: Record<string, unknown> = {
   "put /projects/{projectId}/settings": {},
   "patch /projects/{projectId}/settings": {},
   "put /projects/{projectId}/state": { project: { id: "nope" } },
+  "post /projects/{projectId}/snapshots": { name: "start" },
 };
 
 const UNDER_PROJECT = CONTROL_ROUTES.filter((row) => /^\/projects\/\{projectId\}(\/|$)/.test(row.path));

@@ -10,6 +10,7 @@ import { idsPast } from "./id-streams.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults } from "./settings.js";
+import { documentToRestore, type Snapshot, SnapshotShelf, type SnapshotWatcher } from "./snapshots.js";
 
 function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
@@ -23,7 +24,7 @@ function projectNotFound(id: string): ApiError {
 export type InstallKind = "added" | "replaced" | "restored" | "reset";
 
 /** Told every change to the registry's projects, as it happens: the seam the state file's change log uses. */
-export interface RegistryWatcher {
+export interface RegistryWatcher extends SnapshotWatcher {
   installed(project: Project, kind: InstallKind): void;
   removed(id: string): void;
   record(project: Project, collection: CollectionName, key: string, deleted: boolean): void;
@@ -46,6 +47,8 @@ export class ProjectRegistry {
   /** Projects created from a posted document (the control API), not from the server's fixtures. */
   readonly #imported = new Set<string>();
   #watcher: RegistryWatcher | undefined;
+  /** Each project's named snapshots (snapshots.ts), kept by project id across resets, imports and restores. */
+  readonly snapshots = new SnapshotShelf(() => this.#watcher);
   /** The server's seed (LOYALTY_MOCK_SEED), for every project that has none of its own. */
   readonly seed: string | undefined;
   /** Where every project's clock starts and stands still (LOYALTY_MOCK_FREEZE_CLOCK), in ms since the epoch. */
@@ -140,7 +143,12 @@ export class ProjectRegistry {
    * Only the state's credentials are checked against the other projects: the fixtures may name a key that was
    * deleted since and now belongs to another project. `verify` sees the project built, before it is installed.
    */
-  restore(fixtures: ProjectDocument, state: ProjectDocument, verify?: (project: Project) => void): Project {
+  restore(
+    fixtures: ProjectDocument,
+    state: ProjectDocument,
+    verify?: (project: Project) => void,
+    snapshots: readonly Snapshot[] = [],
+  ): Project {
     const id = state.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#credentials.checkFree(state, undefined);
@@ -150,8 +158,18 @@ export class ProjectRegistry {
     const project = new Project(state, this.clock, { ids: this.#idsFor(state, salt) });
     verify?.(project);
     this.#fixtures.set(id, deepFreeze(fixtures));
+    for (const snapshot of snapshots) this.snapshots.put(id, snapshot);
     this.#install(project, "restored");
     return project;
+  }
+
+  /**
+   * Puts a project back as one of its named snapshots holds it, clock included (snapshots.ts); its fixtures stay
+   * for reset. A seeded project then draws past every value the snapshot holds, as after a state import.
+   */
+  restoreSnapshot(id: string, name: string): Project {
+    const snapshot = this.snapshots.get(this.get(id).id, name);
+    return this.replace(documentToRestore(snapshot, this.clock.now()));
   }
 
   /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
@@ -175,6 +193,7 @@ export class ProjectRegistry {
     this.#uninstall(this.get(id));
     this.#fixtures.delete(id);
     this.#imported.delete(id);
+    this.snapshots.drop(id);
     this.#watcher?.removed(id);
     this.feed.announce(id, "project");
   }

@@ -22,6 +22,7 @@ import { faultInputSchema } from "./fault-input.js";
 import { newKeyBody } from "./keys.js";
 import { operationAnswer } from "./operations.js";
 import { settingsPatchBody } from "./settings.js";
+import { saveSnapshotBody, snapshotAnswer } from "./snapshots.js";
 import { VIEWS } from "./views.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -51,6 +52,7 @@ export const OUTPUT_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   WebhookEnvelope: webhookEnvelopeAnswer,
   WebhookDelivery: webhookDeliveryAnswer,
   FeedBatch: feedBatchAnswer,
+  Snapshot: snapshotAnswer,
 };
 
 export const INPUT_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
@@ -62,6 +64,7 @@ export const INPUT_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   SettingsPatch: settingsPatchBody,
   TemplateRequest: templateRequestSchema,
   ProjectDocumentInput: projectDocumentSchema,
+  SaveSnapshot: saveSnapshotBody,
 };
 
 /**

@@ -44,7 +44,7 @@ export function openApiOf(routes: readonly ControlRoute[]): JsonSchema {
       version: VERSION,
       description:
         "Steers the emulator: projects (tenants), their clocks, API keys, request journal, fault rules, settings, " +
-        "webhook endpoints and deliveries, read-only views of their data, and a live feed of its changes. Errors use the service's error object.",
+        "webhook endpoints and deliveries, named snapshots, read-only views of their data, and a live feed of its changes. Errors use the service's error object.",
     },
     security: [{}, { adminToken: [] }],
     components: {

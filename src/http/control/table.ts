@@ -11,6 +11,7 @@ import { projectRoutes } from "./projects.js";
 import { requestRoutes } from "./requests.js";
 import type { ControlRoute } from "./route-table.js";
 import { settingsRoutes } from "./settings.js";
+import { snapshotRoutes } from "./snapshots.js";
 import { stateRoutes } from "./state.js";
 import { viewRoutes } from "./view-routes.js";
 import { webhookRoutes } from "./webhooks.js";
@@ -43,6 +44,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...webhookRoutes,
   ...feedRoutes,
   ...stateRoutes,
+  ...snapshotRoutes,
 ];
 
 let document: JsonSchema | undefined;
