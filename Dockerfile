@@ -41,6 +41,7 @@ COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY fixtures ./fixtures
+COPY scenarios ./scenarios
 COPY ui ./ui
 COPY LICENSE ./
 # Every container listens on all its addresses (a published port reaches nothing else); the server says so, and

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { SETTINGS } from "../config/settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
 import { type Command, type Flag, HELP, helpOf as helpText, parseFlags } from "./flags.js";
+import { PLAY, type PlayCommand, parsePlay } from "./play.js";
 import { UsageError } from "./usage-error.js";
 import { parseVerify, VERIFY, type VerifyCommand } from "./verify/command.js";
 import { parseWait, WAIT, type WaitCommand } from "./wait.js";
@@ -22,6 +23,7 @@ export type CommandLine =
   | WaitCommand
   | ListenCommand
   | VerifyCommand
+  | PlayCommand
   /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
   | { command: "serve"; env: Record<string, string>; settingsFile?: string };
 
@@ -42,7 +44,7 @@ const SERVE_FLAGS: Flag[] = [
   { name: "version", help: "print the version and exit" },
 ];
 
-const SUBCOMMANDS = [WAIT, LISTEN, VERIFY];
+const SUBCOMMANDS = [WAIT, LISTEN, VERIFY, PLAY];
 
 const SERVE: Command = {
   name: "",
@@ -63,6 +65,7 @@ const SERVE: Command = {
     `  ${"webhooks listen".padEnd(18)} a receiver that prints each webhook notification it gets`,
     `  ${"verify".padEnd(18)} compare loyalty-mock with your sandbox project (its key pair from`,
     `  ${"".padEnd(18)} LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN), or with a recording of it`,
+    `  ${"play".padEnd(18)} play a customer's story (a scenario) through the operations of a running server`,
   ],
   examples: [
     "loyalty-mock                                   # the demo dataset on http://127.0.0.1:3000",
@@ -91,6 +94,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args[0] === "wait") return parseWait(args.slice(1));
   if (args[0] === "webhooks") return parseListen(args.slice(1));
   if (args[0] === "verify") return parseVerify(args.slice(1));
+  if (args[0] === "play") return parsePlay(args.slice(1));
   refuseEnvFile(args);
   const values = parseFlags(SERVE, args);
   if (values === "help") return { command: "help", text: usage() };

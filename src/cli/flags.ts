@@ -106,6 +106,16 @@ export function parseFlags(
   command: Command,
   args: readonly string[],
 ): Record<string, string | boolean | undefined> | "help" {
+  const parsed = parseCommand(command, args, false);
+  return parsed === "help" ? parsed : parsed.values;
+}
+
+/** The flags and the arguments that are not flags (`play <scenario>`), or "help". */
+export function parseCommand(
+  command: Command,
+  args: readonly string[],
+  allowPositionals = true,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } | "help" {
   const options = Object.fromEntries(
     command.flags.map((flag) => [
       flag.name,
@@ -118,7 +128,8 @@ export function parseFlags(
   // Asked for help, a user gets it whatever else is on the line.
   if (args.some((arg) => arg === "--help" || arg === "-h")) return "help";
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    const { values, positionals } = parseArgs({ args: [...args], options, strict: true, allowPositionals });
+    return { values, positionals };
   } catch (error) {
     throw usageError(command, error as Error & { code?: string });
   }

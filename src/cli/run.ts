@@ -1,4 +1,5 @@
 import { type CommandLine, parseCommandLine, UsageError, version } from "./command-line.js";
+import { runPlay } from "./play.js";
 import { serve } from "./serve.js";
 import { runVerify } from "./verify/run.js";
 import { runWait } from "./wait.js";
@@ -40,5 +41,11 @@ export function runCommand(args: readonly string[]): void {
         process.stderr.write(`loyalty-mock: verify: ${(error as Error).message}\n`);
         process.exit(2);
       });
+  else if (line.command === "play")
+    runPlay(line, {
+      env: process.env,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    }).then((status) => process.exit(status));
   else void serve(line);
 }

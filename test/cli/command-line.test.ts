@@ -108,6 +108,7 @@ describe("--help on every command", () => {
     [["wait"], "wait"],
     [["webhooks", "listen"], "webhooks listen"],
     [["verify"], "verify"],
+    [["play"], "play"],
   ];
   for (const [args, name] of COMMANDS)
     it(`loyalty-mock ${[...args, "--help"].join(" ")}: its usage, every flag it takes, and an example`, () => {

@@ -51,6 +51,8 @@ describe("every setting a page names exists", () => {
     LOYALTY_MOCK_VERIFY_APP_TOKEN: "src/cli/verify/config.ts",
     LOYALTY_MOCK_VERIFY_MOCK_APP_ID: "src/cli/verify/config.ts",
     LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN: "src/cli/verify/config.ts",
+    LOYALTY_MOCK_PLAY_APP_ID: "src/cli/play.ts",
+    LOYALTY_MOCK_PLAY_APP_TOKEN: "src/cli/play.ts",
     LOYALTY_MOCK_IMAGE: "test/container/docker.ts",
     LOYALTY_MOCK_HOST_PORT: "docs/examples/compose.yaml",
     LOYALTY_MOCK_REQUIRE_CONTRACT: "test/helpers/contract-files.ts",

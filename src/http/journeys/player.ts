@@ -1,0 +1,220 @@
+import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
+
+/**
+ * Plays a scenario against a running server, step by step, through the public operations as an application
+ * calls them: the project's key pair on every call (`X-App-Id`, `X-App-Token`) and, for the two v2 operations, an
+ * OAuth token it got from `POST /v1/oauth/token` (again after the clock moved, as a token lives 900 s on the
+ * project's clock). The journal shows these calls as any client's. A clock step is the control API's
+ * (`POST /__mock/projects/{id}/clock`): the one thing an application cannot do.
+ */
+export interface PlayOptions {
+  /** The server's base URL, without a trailing slash. */
+  url: string;
+  projectId: string;
+  keys: { appId: string; appToken: string };
+  /** Sent to the control API (the clock steps) when the server has one. */
+  adminToken?: string | undefined;
+  /** Pauses last their seconds divided by this. */
+  speed: number;
+  /** Told each step as it happens: its number (from 1) and a line saying what happened. */
+  print(line: string, step: number): void;
+  /** Stops the play between steps (and during a pause). */
+  signal?: AbortSignal;
+}
+
+export type PlayResult = { ok: true; steps: number } | { ok: false; step: number; message: string };
+
+/** What one step did, in words, or why it failed. */
+class StepFailed extends Error {}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const CALL_TIMEOUT_MS = 10_000;
+
+/** Plays every step in order; stops at the first that fails, naming it. */
+export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayResult> {
+  const player = new Player(options);
+  const total = scenario.steps.length;
+  for (const [index, step] of scenario.steps.entries()) {
+    const number = index + 1;
+    const prefix = `${String(number).padStart(String(total).length)}/${total} ${step.type.padEnd(16)}`;
+    if (options.signal?.aborted) return { ok: false, step: number, message: "stopped" };
+    try {
+      const said = await player.play(step);
+      options.print(`${prefix} ${said}`, number);
+    } catch (error) {
+      const message = `step ${number} (${describe(step)}) failed: ${(error as Error).message}`;
+      options.print(`${prefix} ${message}`, number);
+      return { ok: false, step: number, message };
+    }
+  }
+  return { ok: true, steps: total };
+}
+
+/** A step named as the failure line names it: `join zofia@example.com`, `tier Gold`. */
+function describe(step: Step): string {
+  switch (step.type) {
+    case "join":
+      return `join ${step.customer.source_id}`;
+    case "event":
+      return `event ${step.event} by ${step.customer}`;
+    case "clock":
+      return `clock +${step.advance}`;
+    case "tier":
+      return `tier ${step.name}`;
+    case "delete_incentive":
+      return `delete_incentive ${step.incentive}`;
+    case "pause":
+      return `pause ${step.seconds} s`;
+  }
+}
+
+class Player {
+  readonly #options: PlayOptions;
+  #token: string | undefined;
+
+  constructor(options: PlayOptions) {
+    this.#options = options;
+  }
+
+  async play(step: Step): Promise<string> {
+    switch (step.type) {
+      case "join": {
+        const card = await this.#call("POST", `/v1/loyalties/${encodeURIComponent(step.campaign)}/members`, {
+          json: { customer: step.customer },
+        });
+        const who = step.customer.name
+          ? `${step.customer.name} (${step.customer.source_id})`
+          : step.customer.source_id;
+        return `${who} joined ${step.campaign}: card ${String(card.body.code)}`;
+      }
+      case "event": {
+        const { event, customer, metadata } = step;
+        await this.#call("POST", "/v1/events", {
+          json: { event, customer: { source_id: customer }, ...(metadata && { metadata }) },
+        });
+        return `${event} by ${customer}`;
+      }
+      case "clock": {
+        const clock = await this.#call(
+          "POST",
+          `/__mock/projects/${encodeURIComponent(this.#options.projectId)}/clock`,
+          { json: { advance_seconds: advanceSeconds(step.advance) }, control: true },
+        );
+        // The token's 900 s are on the project's clock: a new one for the next v2 call.
+        this.#token = undefined;
+        return `+${step.advance}: the project's clock shows ${String(clock.body.now)}`;
+      }
+      case "tier": {
+        const tier = await this.#call(
+          "POST",
+          `/v2/loyalties/tier-structures/${encodeURIComponent(step.structure)}/tiers`,
+          {
+            json: {
+              name: step.name,
+              qualification_rules: { type: "POINTS", min_value: step.min_points, max_value: step.max_points },
+            },
+            bearer: true,
+          },
+        );
+        return `${step.name} (${step.min_points}-${step.max_points} points) created in ${step.structure}: ${String(tier.body.id)}`;
+      }
+      case "delete_incentive":
+        await this.#call("DELETE", `/v2/loyalties/incentives/${encodeURIComponent(step.incentive)}`, {
+          bearer: true,
+        });
+        return `${step.incentive} deleted`;
+      case "pause": {
+        const ms = (step.seconds * 1000) / this.#options.speed;
+        await pause(ms, this.#options.signal);
+        return this.#options.speed === 1
+          ? `${step.seconds} s`
+          : `${step.seconds} s (${Math.round(ms) / 1000} s at speed ${this.#options.speed})`;
+      }
+    }
+  }
+
+  async #tokenFor(): Promise<string> {
+    if (this.#token !== undefined) return this.#token;
+    const answer = await this.#call("POST", "/v1/oauth/token", {
+      form: { grant_type: "client_credentials", scope: "api" },
+    });
+    this.#token = String(answer.body.access_token);
+    return this.#token;
+  }
+
+  async #call(
+    method: "POST" | "DELETE",
+    path: string,
+    how: { json?: unknown; form?: Record<string, string>; bearer?: boolean; control?: boolean },
+  ): Promise<Answer> {
+    const { keys, adminToken, url } = this.#options;
+    const headers: Record<string, string> = { "User-Agent": "loyalty-mock-play" };
+    if (how.control) {
+      if (adminToken !== undefined) headers["X-Mock-Admin-Token"] = adminToken;
+    } else {
+      headers["X-App-Id"] = keys.appId;
+      headers["X-App-Token"] = keys.appToken;
+    }
+    if (how.bearer) headers.Authorization = `Bearer ${await this.#tokenFor()}`;
+    let body: string | undefined;
+    if (how.form) {
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(how.form).toString();
+    } else if (how.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(how.json);
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined && { body }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new StepFailed(`${method} ${path}: no answer (${failureOf(error)})`);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? {} : JSON.parse(text);
+    } catch {
+      parsed = {};
+    }
+    const answer = { status: res.status, body: (parsed ?? {}) as Record<string, unknown> };
+    if (res.status >= 400) {
+      const { key, details, message } = answer.body;
+      const why = [key, details ?? message].filter((part) => typeof part === "string").join(": ");
+      throw new StepFailed(`${method} ${path} answered ${res.status}${why ? ` ${why}` : ""}`);
+    }
+    return answer;
+  }
+}
+
+/** fetch's failure by its cause's code (ECONNREFUSED), both addresses' when localhost was tried on two. */
+function failureOf(error: unknown): string {
+  if ((error as Error).name === "TimeoutError") return `no answer within ${CALL_TIMEOUT_MS / 1000} s`;
+  type Cause = { code?: string; errors?: Cause[]; message?: string };
+  const cause = (error as { cause?: Cause }).cause;
+  return (
+    cause?.code ?? cause?.errors?.find((one) => one.code)?.code ?? cause?.message ?? (error as Error).message
+  );
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
