@@ -21,6 +21,7 @@ const BODIES: Record<string, unknown> = {
   "patch /projects/{projectId}/settings": {},
   "put /projects/{projectId}/state": { project: { id: "nope" } },
   "post /projects/{projectId}/snapshots": { name: "start" },
+  "post /projects/{projectId}/plays": { scenario: "first-month" },
 };
 
 const UNDER_PROJECT = CONTROL_ROUTES.filter((row) => /^\/projects\/\{projectId\}(\/|$)/.test(row.path));
@@ -51,7 +52,11 @@ describe("control routes under /projects/{projectId}", () => {
 
   it("look their project up in the mount alone: no other control file reads params.projectId", () => {
     const dir = join(ROOT, "src", "http", "control");
-    const readers = readdirSync(dir).filter(
+    // Files of its subfolders too (demo/).
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) =>
+      file.endsWith(".ts"),
+    );
+    const readers = files.filter(
       (file) =>
         file !== "mount.ts" &&
         /params\.projectId|registry\.get\(/.test(readFileSync(join(dir, file), "utf8")),

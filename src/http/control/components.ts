@@ -18,6 +18,7 @@ import {
 } from "./answers.js";
 import { feedBatchAnswer, webhookDeliveryAnswer, webhookEnvelopeAnswer } from "./answers-webhooks.js";
 import { moveClockBody } from "./clock.js";
+import { playAnswer } from "./demo/routes.js";
 import { faultInputSchema } from "./fault-input.js";
 import { newKeyBody } from "./keys.js";
 import { operationAnswer } from "./operations.js";
@@ -53,6 +54,7 @@ export const OUTPUT_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   WebhookDelivery: webhookDeliveryAnswer,
   FeedBatch: feedBatchAnswer,
   Snapshot: snapshotAnswer,
+  Play: playAnswer,
 };
 
 export const INPUT_COMPONENTS: Readonly<Record<string, z.ZodType>> = {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { clockRoutes } from "./clock.js";
 import type { JsonSchema } from "./components.js";
+import { demoRoutes } from "./demo/routes.js";
 import { faultRoutes } from "./faults.js";
 import { feedRoutes } from "./feed.js";
 import { healthRoutes } from "./health.js";
@@ -45,6 +46,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...feedRoutes,
   ...stateRoutes,
   ...snapshotRoutes,
+  ...demoRoutes,
 ];
 
 let document: JsonSchema | undefined;

@@ -1,0 +1,133 @@
+import type { Project } from "../../../domain/projects/project.js";
+
+/**
+ * The request journal told as a story: each operation a sentence naming people and things by name ("Alice Nowak
+ * earned 100 points for user_subscribed"), failures said plainly with the service's own message. Names are read
+ * from the project as it is now, so a customer a request created is named even though the request only knew her
+ * source id.
+ */
+
+type JournalEntry = ReturnType<Project["journal"]["list"]>[number];
+type Json = Record<string, unknown>;
+
+const asObject = (value: unknown): Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
+
+function customerName(project: Project, ref: Json): string {
+  const id = typeof ref.id === "string" ? ref.id : undefined;
+  const sourceId = typeof ref.source_id === "string" ? ref.source_id : undefined;
+  const customer =
+    (id !== undefined ? project.customers.find(id) : undefined) ??
+    (sourceId !== undefined ? project.customers.findBySourceId(sourceId) : undefined);
+  return (
+    customer?.name ?? (typeof ref.name === "string" ? ref.name : undefined) ?? sourceId ?? id ?? "A customer"
+  );
+}
+
+const decode = (segment: string | undefined) => {
+  try {
+    return decodeURIComponent(segment ?? "");
+  } catch {
+    return segment ?? "";
+  }
+};
+
+/** What the service said when it refused, as a reader takes it: its details, else its message. */
+function refusal(entry: JournalEntry): string {
+  const body = asObject(entry.response_body);
+  const said = [body.details, body.message].find((part) => typeof part === "string");
+  return `${entry.status ?? "no answer"}${said ? `, ${said}` : ""}`;
+}
+
+/** Points an event earned: the recorded event of that customer and type nearest in time. */
+function earnedBy(project: Project, entry: JournalEntry, customerRef: Json, type: string): number {
+  const sourceId = typeof customerRef.source_id === "string" ? customerRef.source_id : undefined;
+  const customer =
+    (typeof customerRef.id === "string" ? project.customers.find(customerRef.id) : undefined) ??
+    (sourceId !== undefined ? project.customers.findBySourceId(sourceId) : undefined);
+  if (!customer) return 0;
+  const at = Date.parse(entry.time);
+  let best: { gap: number; points: number } | undefined;
+  for (const event of project.events.list())
+    if (event.customer_id === customer.id && event.type === type) {
+      const gap = Math.abs(Date.parse(event.created_at) - at);
+      if (best === undefined || gap < best.gap)
+        best = { gap, points: event.earned.reduce((sum, earning) => sum + earning.points, 0) };
+    }
+  return best?.points ?? 0;
+}
+
+/** One journal entry as a sentence, and whether it succeeded. */
+function sentenceOf(project: Project, entry: JournalEntry): { ok: boolean; text: string } {
+  const ok = entry.status !== null && entry.status < 400;
+  const body = asObject(entry.body);
+  const answer = asObject(entry.response_body);
+  const segments = entry.path.split("/");
+  const campaignName = (id: string) => project.campaigns.find(id)?.name ?? id;
+  if (entry.method === "POST" && entry.path === "/v1/oauth/token")
+    return ok
+      ? { ok, text: `The app got an access token (scope ${String(answer.scope ?? body.scope ?? "")})` }
+      : { ok, text: `A token request was refused: ${refusal(entry)}` };
+  if (entry.method === "GET" && segments[1] === "v1" && segments[2] === "locations") {
+    const id = decode(segments[3]);
+    const location = project.locations.find(id);
+    return ok
+      ? { ok, text: `The app looked up the location ${location?.name ?? id}` }
+      : { ok, text: `Looking up the location ${id} failed: ${refusal(entry)}` };
+  }
+  if (entry.method === "POST" && segments[2] === "loyalties" && segments[4] === "members") {
+    const who = customerName(project, asObject(body.customer));
+    const program = campaignName(decode(segments[3]));
+    return ok
+      ? { ok, text: `${who} joined ${program} with card ${String(answer.code ?? "")}` }
+      : { ok, text: `${who} could not join ${program}: ${refusal(entry)}` };
+  }
+  if (entry.method === "POST" && entry.path === "/v1/events") {
+    const ref = asObject(body.customer);
+    const who = customerName(project, ref);
+    const type = String(body.event ?? "an event");
+    if (!ok) return { ok, text: `${who}'s ${type} was refused: ${refusal(entry)}` };
+    const points = earnedBy(project, entry, ref, type);
+    return {
+      ok,
+      text:
+        points > 0
+          ? `${who} earned ${points.toLocaleString("en")} points for ${type}`
+          : `${who} sent ${type}`,
+    };
+  }
+  if (entry.method === "POST" && segments[2] === "loyalties" && segments[3] === "tier-structures") {
+    const structureId = decode(segments[4]);
+    const structure = project.tierStructures.find(structureId)?.name ?? structureId;
+    const name = String(body.name ?? answer.name ?? "A tier");
+    return ok
+      ? { ok, text: `Tier ${name} was created in ${structure}` }
+      : { ok, text: `Creating tier ${name} in ${structure} failed: ${refusal(entry)}` };
+  }
+  if (entry.method === "DELETE" && segments[2] === "loyalties" && segments[3] === "incentives") {
+    const id = decode(segments[4]);
+    const name = project.incentives.find(id)?.name ?? id;
+    return ok
+      ? { ok, text: `Incentive ${name} was deleted` }
+      : { ok, text: `Deleting incentive ${name} failed: ${refusal(entry)}` };
+  }
+  return ok
+    ? { ok, text: `${entry.method} ${entry.path} answered ${entry.status}` }
+    : { ok, text: `${entry.method} ${entry.path} failed: ${refusal(entry)}` };
+}
+
+/** The newest `limit` requests of the journal as sentences, newest first. */
+export function activityOf(project: Project, limit: number) {
+  const entries = project.journal.list({ limit }).reverse();
+  return {
+    object: "list" as const,
+    data_ref: "activity",
+    activity: entries.map((entry) => ({
+      request_id: entry.request_id,
+      time: entry.time,
+      status: entry.status,
+      ...sentenceOf(project, entry),
+    })),
+    total: entries.length,
+  };
+}

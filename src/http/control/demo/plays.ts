@@ -1,0 +1,89 @@
+import type { Project } from "../../../domain/projects/project.js";
+import { playScenario } from "../../journeys/player.js";
+import type { Scenario } from "../../journeys/scenario.js";
+
+/** One play of a scenario the dashboard started: what it printed so far, and how it ended. */
+export interface PlayRecord {
+  object: "play";
+  id: number;
+  project_id: string;
+  scenario: string;
+  title: string;
+  speed: number;
+  status: "running" | "done" | "failed";
+  steps: number;
+  played: number;
+  lines: string[];
+  failure: string | null;
+  started_at: string;
+}
+
+/** Plays kept per project: the newest few, enough for the page to show how the last ones went. */
+const KEPT = 10;
+
+/**
+ * The plays the control API started (the dashboard's Play button): each runs in the background, calling this very
+ * server at the address the request that started it reached, through the public operations as `loyalty-mock play`
+ * does, with the project's first active key. `changed` tells the live feed of each step.
+ */
+export class PlayBoard {
+  readonly #plays = new Map<string, PlayRecord[]>();
+  #next = 1;
+
+  list(projectId: string): PlayRecord[] {
+    return [...(this.#plays.get(projectId) ?? [])].reverse();
+  }
+
+  start(
+    project: Project,
+    play: { name: string; scenario: Scenario; speed: number; url: string; adminToken: string | undefined },
+    changed: () => void,
+  ): PlayRecord {
+    const key = project.apiKeys.list().find((one) => one.status === "ACTIVE");
+    const record: PlayRecord = {
+      object: "play",
+      id: this.#next++,
+      project_id: project.id,
+      scenario: play.name,
+      title: play.scenario.title,
+      speed: play.speed,
+      status: "running",
+      steps: play.scenario.steps.length,
+      played: 0,
+      lines: [],
+      failure: null,
+      started_at: new Date().toISOString(),
+    };
+    const kept = [...(this.#plays.get(project.id) ?? []), record].slice(-KEPT);
+    this.#plays.set(project.id, kept);
+    if (!key) {
+      record.status = "failed";
+      record.failure = `project ${project.id} has no active API key to play with`;
+      return record;
+    }
+    void playScenario(play.scenario, {
+      url: play.url,
+      projectId: project.id,
+      keys: { appId: key.app_id, appToken: key.app_token },
+      adminToken: play.adminToken,
+      speed: play.speed,
+      print: (line, step) => {
+        record.lines.push(line);
+        record.played = step;
+        changed();
+      },
+    }).then(
+      (result) => {
+        record.status = result.ok ? "done" : "failed";
+        if (!result.ok) record.failure = result.message;
+        changed();
+      },
+      (error: unknown) => {
+        record.status = "failed";
+        record.failure = (error as Error).message;
+        changed();
+      },
+    );
+    return record;
+  }
+}

@@ -1,0 +1,232 @@
+import type { Request } from "express";
+import { z } from "zod";
+import { apiError } from "../../../domain/errors.js";
+import { shippedScenarios } from "../../journeys/scenario.js";
+import { dateTime, listSchema } from "../answers.js";
+import { type ControlRoute, row } from "../route-table.js";
+import { listOf } from "../shapes.js";
+import { activityOf } from "./activity.js";
+import { overviewOf, storyOf } from "./figures.js";
+import { PlayBoard } from "./plays.js";
+
+const int = z.int();
+
+const overviewAnswer = z.strictObject({
+  object: z.literal("overview"),
+  project_id: z.string(),
+  now: dateTime,
+  members: int.describe("Loyalty cards someone holds"),
+  customers: int,
+  points_issued: int.describe("Points on the members' cards"),
+  balance_outstanding: int.describe("The members' balances"),
+  points_over_time: z
+    .array(z.strictObject({ at: dateTime, earned: int, total: int }))
+    .describe(
+      "Hours or days ending at the project's clock: points earned in each, and the total issued by its end",
+    ),
+  tier_distribution: z.array(
+    z.strictObject({
+      structure_id: z.string(),
+      name: z.string(),
+      tiers: z.array(z.strictObject({ id: z.string(), name: z.string(), members: int })),
+      no_tier: int,
+    }),
+  ),
+});
+
+const storyAnswer = z.strictObject({
+  object: z.literal("customer_story"),
+  project_id: z.string(),
+  now: dateTime,
+  customer: z.strictObject({
+    id: z.string(),
+    name: z.string().nullable(),
+    source_id: z.string().nullable(),
+    email: z.string().nullable(),
+    created_at: dateTime,
+  }),
+  cards: z.array(
+    z.strictObject({
+      id: z.string(),
+      code: z.string(),
+      campaign_id: z.string(),
+      campaign_name: z.string(),
+      points: int,
+      balance: int,
+      progress: z.array(
+        z.strictObject({
+          structure_id: z.string(),
+          structure_name: z.string(),
+          tier: z.string().nullable(),
+          next_tier: z.string().nullable(),
+          next_at: int.nullable(),
+          points: int,
+          percent: int,
+        }),
+      ),
+      balance_over_time: z.array(z.strictObject({ at: dateTime, balance: int })),
+    }),
+  ),
+  timeline: z.array(
+    z.strictObject({
+      at: dateTime,
+      kind: z.enum(["customer", "joined", "event", "points", "webhook"]),
+      text: z.string(),
+    }),
+  ),
+});
+
+const activityAnswer = listSchema(
+  "activity",
+  z.strictObject({
+    request_id: z.string(),
+    time: dateTime,
+    status: int.nullable(),
+    ok: z.boolean(),
+    text: z.string(),
+  }),
+);
+
+const scenarioAnswer = z.strictObject({
+  object: z.literal("scenario"),
+  name: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  steps: int,
+});
+
+export const playAnswer = z.strictObject({
+  object: z.literal("play"),
+  id: int,
+  project_id: z.string(),
+  scenario: z.string(),
+  title: z.string(),
+  speed: z.number(),
+  status: z.enum(["running", "done", "failed"]),
+  steps: int,
+  played: int,
+  lines: z.array(z.string()),
+  failure: z.string().nullable(),
+  started_at: dateTime,
+});
+
+const playBody = z.strictObject({
+  scenario: z.string().min(1).describe("The name of a scenario GET /__mock/scenarios lists"),
+  speed: z.number().min(0.01).max(1000).default(1).describe("Pauses last their seconds divided by this"),
+});
+
+/** The address of this very server, as the socket the request came in on has it. */
+function ownUrl(req: Request): string {
+  const { localAddress = "127.0.0.1", localPort } = req.socket;
+  const host = localAddress.includes(":") ? `[${localAddress}]` : localAddress;
+  return `http://${host}:${localPort}`;
+}
+
+const boards = new WeakMap<object, PlayBoard>();
+
+/**
+ * The dashboard's audience views (docs/guide/dashboard.md): the program at a glance, a customer's story, the
+ * journal as sentences; and the shipped scenarios, played by the Play button through the public operations.
+ */
+export const demoRoutes: readonly ControlRoute[] = [
+  row({
+    method: "get",
+    path: "/projects/{projectId}/overview",
+    tag: "demo",
+    summary: "The program at a glance: members, points, points over the project's clock, tier distribution",
+    output: overviewAnswer,
+    handle: ({ project }) => overviewOf(project),
+  }),
+  row({
+    method: "get",
+    path: "/projects/{projectId}/customers/{customerId}/story",
+    tag: "demo",
+    summary: "One customer's cards, progress towards the next tier, balance over time and timeline",
+    output: storyAnswer,
+    handle: ({ params, project }) => storyOf(project, String(params.customerId)),
+  }),
+  row({
+    method: "get",
+    path: "/projects/{projectId}/activity",
+    tag: "demo",
+    summary: "The newest requests as sentences naming people and things, newest first",
+    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(50) }),
+    queryHelp: { limit: "At most this many (default 50)" },
+    output: activityAnswer,
+    errors: { 400: ["invalid_payload"] },
+    handle: ({ query, project }) => activityOf(project, query.limit),
+  }),
+  row({
+    method: "get",
+    path: "/scenarios",
+    tag: "demo",
+    summary: "The scenarios shipped in the package (loyalty-mock play <name>)",
+    output: listSchema("scenarios", scenarioAnswer),
+    handle: () =>
+      listOf(
+        "scenarios",
+        shippedScenarios().map(({ name, scenario }) => ({
+          object: "scenario" as const,
+          name,
+          title: scenario.title,
+          description: scenario.description ?? null,
+          steps: scenario.steps.length,
+        })),
+      ),
+  }),
+  row({
+    method: "get",
+    path: "/projects/{projectId}/plays",
+    tag: "demo",
+    summary: "The scenarios played in the project from the control API, newest first (the last 10)",
+    output: listSchema("plays", playAnswer),
+    handle: ({ deps, project }) => listOf("plays", boardOf(deps.registry).list(project.id)),
+  }),
+  row({
+    method: "post",
+    path: "/projects/{projectId}/plays",
+    tag: "demo",
+    summary: "Play a shipped scenario in the project, in the background",
+    description:
+      "Its calls go to this server through the public operations with the project's first active key, as " +
+      "loyalty-mock play makes them; GET .../plays says how far it got. 404 for an unknown scenario.",
+    body: playBody,
+    status: 202,
+    output: playAnswer,
+    errors: { 400: ["invalid_payload"], 404: ["not_found"] },
+    handle: ({ deps, body, project, req }) => {
+      const found = shippedScenarios().find(({ name }) => name === body.scenario);
+      if (!found) throw notFoundScenario(body.scenario);
+      const { registry } = deps;
+      return boardOf(registry).start(
+        project,
+        {
+          name: found.name,
+          scenario: found.scenario,
+          speed: body.speed,
+          url: ownUrl(req),
+          adminToken: deps.adminToken,
+        },
+        () => registry.feed.announce(project.id, "plays"),
+      );
+    },
+  }),
+];
+
+/** Each registry's plays: the board lives as long as the server's registry, and no longer. */
+function boardOf(registry: object): PlayBoard {
+  let board = boards.get(registry);
+  if (!board) {
+    board = new PlayBoard();
+    boards.set(registry, board);
+  }
+  return board;
+}
+
+function notFoundScenario(name: string) {
+  return apiError("not_found", {
+    details: `Cannot find scenario with id ${name}`,
+    resourceId: name,
+    resourceType: "scenario",
+  });
+}
