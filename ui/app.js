@@ -8,6 +8,7 @@ import { loyaltyPanel } from "./panels/loyalty.js";
 import { membersPanel } from "./panels/members.js";
 import { requestsPanel } from "./panels/requests.js";
 import { webhooksPanel } from "./panels/webhooks.js";
+import { demoViews } from "./views/index.js";
 
 /**
  * @typedef {{ projectId: string, say: (text: string) => void, refreshAll: () => void }} Context
@@ -35,7 +36,14 @@ function tell(text) {
   if (Date.now() >= heldUntil) show(status, text);
 }
 /** @type {Slot[]} */
-const slots = [
+let slots = [];
+// The audience views and the demo controls (views/): panels like the others, shown one view at a time.
+const views = demoViews(context, (panel) => {
+  const slot = slots.find((one) => one.panel === panel);
+  if (slot) refresh(slot, true);
+});
+slots = [
+  ...views,
   membersPanel($("members"), context),
   eventsPanel($("events"), context),
   loyaltyPanel($("loyalty"), context),

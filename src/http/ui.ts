@@ -11,6 +11,12 @@ export const UI_DIR = fileURLToPath(new URL("../../ui/", import.meta.url));
  * answer holding an integer past 2^53 without rounding it (ui/json.js, docs/internals/exact-integers.md).
  */
 export const LOSSLESS_JSON_DIR = fileURLToPath(new URL(".", import.meta.resolve("lossless-json")));
+/**
+ * The folder of Chart.js's builds (a dependency of the server; its UMD build is the one the page loads): one self-contained file,
+ * so no build step of ours and no CDN.
+ */
+export const CHART_JS_DIR = fileURLToPath(new URL(".", import.meta.resolve("chart.js")));
+const CHART_JS_FILE = "/chart.umd.min.js";
 /** Its modules only: not its tests, source maps or package.json. */
 const LOSSLESS_JSON_MODULE = /^\/[A-Za-z]+\.js$/;
 
@@ -34,7 +40,8 @@ function setHeaders(res: ServerResponse): void {
 /**
  * GET /__mock/ui/: the live dashboard. Its files are served without the admin token, so that the page can load
  * and ask for it; everything it shows comes through the control API, which does ask (docs/guide/dashboard.md).
- * `vendor/lossless-json/` is lossless-json's modules, which the page loads when it needs them.
+ * `vendor/lossless-json/` is lossless-json's modules, which the page loads when it needs them; `vendor/chart.js/`
+ * Chart.js's build, for the charts of the audience views.
  */
 export function uiRouter(): Router {
   const router = express.Router();
@@ -43,6 +50,10 @@ export function uiRouter(): Router {
   const vendor = express.static(LOSSLESS_JSON_DIR, { index: false, redirect: false, ...files });
   router.use("/vendor/lossless-json", (req, res, next) =>
     LOSSLESS_JSON_MODULE.test(req.path) ? vendor(req, res, next) : next(),
+  );
+  const charts = express.static(CHART_JS_DIR, { index: false, redirect: false, ...files });
+  router.use("/vendor/chart.js", (req, res, next) =>
+    req.path === CHART_JS_FILE ? charts(req, res, next) : next(),
   );
   router.use((req) => {
     throw routeNotFound(req.method, req.originalUrl.split("?")[0] ?? req.path);

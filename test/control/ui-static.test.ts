@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { LOSSLESS_JSON_DIR, UI_DIR } from "../../src/http/ui.js";
+import { CHART_JS_DIR, LOSSLESS_JSON_DIR, UI_DIR } from "../../src/http/ui.js";
 import { buildWorld } from "../helpers/world.js";
 
 /** Every file under ui/, as a path relative to it. */
@@ -41,7 +41,10 @@ describe("GET /__mock/ui/", () => {
   it("serves every file the page names, and the page names every module it has", async () => {
     const { app } = buildWorld();
     const html = readFileSync(join(UI_DIR, "index.html"), "utf8");
-    const named = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1] as string);
+    // Chart.js's build is the package's own, served from vendor/ (below), not a file of ui/.
+    const named = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)]
+      .map((m) => m[1] as string)
+      .filter((name) => !name.startsWith("vendor/"));
     const modules = uiFiles().filter((file) => file.endsWith(".js"));
     // Preloaded all at once: a module left out would cost the first paint a round trip per level of imports.
     expect(named.filter((name) => name.endsWith(".js")).sort()).toEqual(modules.sort());
@@ -52,7 +55,22 @@ describe("GET /__mock/ui/", () => {
       for (const [, target] of imports)
         expect(uiFiles(), `${file} imports ${target}`).toContain(join(file, "..", target as string));
     }
-    expect(named.filter((name) => !name.endsWith(".js"))).toEqual(["style.css"]);
+    expect(named.filter((name) => !name.endsWith(".js"))).toEqual(["style.css", "views/views.css"]);
+  });
+
+  it("serves Chart.js's build for the charts, as the package ships it, and nothing else of the package", async () => {
+    const { app } = buildWorld({ adminToken: "s3cret" });
+    const html = readFileSync(join(UI_DIR, "index.html"), "utf8");
+    expect(html).toContain('<script src="vendor/chart.js/chart.umd.min.js" defer></script>');
+    const res = await request(app).get("/__mock/ui/vendor/chart.js/chart.umd.min.js");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(res.text).toBe(readFileSync(join(CHART_JS_DIR, "chart.umd.min.js"), "utf8"));
+    for (const file of ["chart.js", "chart.umd.min.js.map", "../package.json", ""]) {
+      const other = await request(app).get(`/__mock/ui/vendor/chart.js/${file}`);
+      expect(other.status, file).toBe(404);
+    }
   });
 
   it("serves lossless-json's modules for ui/json.js, every one its entry imports, and nothing else of the package", async () => {

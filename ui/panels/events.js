@@ -1,6 +1,7 @@
 // @ts-check
 import { api, projectPath } from "../api.js";
 import { frame, h, shortTime, show } from "../dom.js";
+import { customerLabel, customerNames } from "../names.js";
 import { pager } from "./paging.js";
 
 /**
@@ -28,6 +29,10 @@ export function eventsPanel(section, context) {
       const list = await paging.newest((window) => api(path, { query: window }));
       const events = list.events.reverse();
       const codes = await cardCodes(events);
+      const names = await customerNames(
+        context.projectId,
+        events.map((/** @type {any} */ e) => e.customer_id),
+      );
       show(error);
       paging.render(events.length);
       show(
@@ -37,7 +42,7 @@ export function eventsPanel(section, context) {
           : h(
               "ol",
               { className: "timeline", "aria-label": "Custom events, newest first" },
-              ...events.map((/** @type {any} */ e) => item(e, codes)),
+              ...events.map((/** @type {any} */ e) => item(e, codes, names)),
             ),
         paging.element,
       );
@@ -69,8 +74,9 @@ export function eventsPanel(section, context) {
   /**
    * @param {any} event
    * @param {Map<string, string>} codes
+   * @param {Map<string, string>} names
    */
-  function item(event, codes) {
+  function item(event, codes, names) {
     const points = event.earned.reduce(
       (/** @type {number} */ sum, /** @type {any} */ x) => sum + x.points,
       0,
@@ -81,7 +87,8 @@ export function eventsPanel(section, context) {
       h("time", { dateTime: event.created_at }, shortTime(event.created_at)),
       " ",
       h("strong", null, event.type),
-      ` by ${event.customer_id}`,
+      " by ",
+      customerLabel(event.customer_id, names),
       points
         ? h("span", { className: "points" }, ` +${points} points`)
         : h("span", { className: "muted" }, " no points"),

@@ -94,6 +94,8 @@ export function tierAxis(structure) {
       className: "axis",
       role: "list",
       "aria-label": `${structure.name}: points tiers on one axis`,
+      // It scrolls sideways when the tiers outgrow the panel: reachable by keyboard, as a scrolling region must be.
+      tabIndex: 0,
       style: `grid-template-columns: repeat(${columns}, minmax(4.5em, 1fr))`,
     },
     ...gaps,
