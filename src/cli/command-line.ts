@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SETTINGS } from "../config/settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
+import { OPERATION_COUNT } from "../http/operations/table.js";
 import { type Command, type Flag, HELP, helpOf as helpText, parseFlags } from "./flags.js";
 import { PLAY, type PlayCommand, parsePlay } from "./play.js";
 import { UsageError } from "./usage-error.js";
@@ -50,7 +51,7 @@ const SERVE: Command = {
   name: "",
   usage: ["[options]", ...SUBCOMMANDS.flatMap((command) => command.usage)],
   about:
-    "A local stand-in for six operations of a loyalty and promotions service. It prints\n" +
+    `A local stand-in for ${OPERATION_COUNT} operations of a loyalty and promotions service. It prints\n` +
     "`loyalty-mock listening on <url>` on stderr once it listens, whatever the log level.",
   flags: SERVE_FLAGS,
   more: [

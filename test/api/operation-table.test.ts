@@ -1,20 +1,41 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { scenarios } from "../../bench/scenarios.js";
+import { runInputs } from "../../src/cli/verify/scenario.js";
+import { SCENARIO } from "../../src/cli/verify/steps.js";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
 import { mountOperations } from "../../src/http/operations/mount.js";
-import { expressPath, OPERATIONS, type Operation } from "../../src/http/operations/table.js";
+import { expressPath, OPERATIONS, type Operation, operation } from "../../src/http/operations/table.js";
 import { operationCases } from "../fuzz/operations.js";
 import { operationFor } from "../helpers/contract.js";
 import { needsContract } from "../helpers/contract-skips.js";
 import { send } from "../helpers/http.js";
+import { ROOT } from "../helpers/process.js";
 import { buildWorld } from "../helpers/world.js";
 
 /**
  * The operation table (src/http/operations/table.ts) is the one place an operation is declared: every row must be
- * routed, authenticated before anything else, fuzzed and benchmarked. A row that one of them misses fails here.
+ * routed, authenticated before anything else, fuzzed, benchmarked and verified against the sandbox. A row that one
+ * of them misses fails here (or, where a file is keyed by the operations' names, in the type checker).
  */
+
+/**
+ * Every file a new row needs besides the row and its use case, as docs/internals/adding-an-operation.md lists
+ * them: those keyed by operation name name every row, the docs name every row's method and path.
+ */
+const NAME_EVERY_ROW = [
+  "src/cli/verify/steps.ts",
+  "test/api/auth-matrix.test.ts",
+  "test/control/rate-limit-default.test.ts",
+  "test/fuzz/operations.ts",
+  "bench/scenarios.ts",
+];
+const DOCUMENT_EVERY_ROW = ["README.md", "docs/reference/operations.md", "docs/reference/authentication.md"];
+
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
 
 /** A concrete path of the row: each `{param}` filled with a value no fixture has. */
 function concretePath(row: Operation): string {
@@ -90,6 +111,50 @@ describe("every row of the operation table", () => {
         expect(prepared?.path).toMatch(pathPattern(row));
       }
     }
+  });
+
+  it("has verify steps per row, each sending the row's method to a path of the row, and none for anything else", () => {
+    expect([...new Set(SCENARIO.map((step) => step.operation))].sort()).toEqual(
+      OPERATIONS.map((row) => row.name).sort(),
+    );
+    const objects = {
+      loyalty_campaign_id: "camp_x",
+      location_id: "loc_x",
+      tier_structure_id: "lts_x",
+      incentive_ids: ["linc_0"],
+      custom_event: { name: "x", metadata: {} },
+    };
+    for (const step of SCENARIO) {
+      const row = operation(step.operation);
+      const sent = step.request(objects, runInputs(Date.now()), "linc_0");
+      expect(sent.method, step.name).toBe(row.method);
+      expect(sent.path, step.name).toMatch(pathPattern(row));
+    }
+  });
+
+  it("has a title, and is named in every file keyed by operation and documented in every page listing them", () => {
+    for (const row of OPERATIONS) expect(row.title.trim(), row.name).not.toBe("");
+    for (const file of NAME_EVERY_ROW) {
+      const text = read(file);
+      expect(
+        OPERATIONS.filter((row) => !text.includes(row.name)).map((row) => row.name),
+        file,
+      ).toEqual([]);
+    }
+    for (const file of DOCUMENT_EVERY_ROW) {
+      const text = read(file);
+      const missing = OPERATIONS.filter((row) => !text.includes(`${row.method} ${row.path}`));
+      expect(
+        missing.map((row) => row.name),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it("docs/internals/adding-an-operation.md lists every file a new row needs", () => {
+    const page = read("docs/internals/adding-an-operation.md");
+    for (const file of ["src/http/operations/table.ts", ...NAME_EVERY_ROW, ...DOCUMENT_EVERY_ROW])
+      expect(page, file).toContain(`\`${file}\``);
   });
 
   it("declares Express paths from the contract's paths", () => {

@@ -1,3 +1,4 @@
+import { OPERATION_COUNT } from "../../http/operations/table.js";
 import { type Command, HELP, helpOf, parseFlags } from "../flags.js";
 import { UsageError } from "../usage-error.js";
 import { baseUrlProblem } from "./config.js";
@@ -33,7 +34,7 @@ export const VERIFY: Command = {
     "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>] [--allow-writes] [--max-answer-bytes <n>]",
   ],
   about:
-    "Runs one scripted scenario of all six operations against the target of the config (your sandbox project)\n" +
+    `Runs one scripted scenario of all ${OPERATION_COUNT} operations against the target of the config (your sandbox project)\n` +
     "and against loyalty-mock (a fresh one in this process, or --mock <url>), and compares the answers step by step.",
   flags: [
     { name: "config", value: "<file>", help: "the target (url) and the sandbox objects to use (JSON)" },

@@ -8,7 +8,7 @@ export const ADMIN_TOKEN_HEADER = "X-Mock-Admin-Token";
 /**
  * Guards the whole control API when a token is configured; without one the control API is open, which suits a
  * laptop or a CI job where the server listens on loopback only. Checked before the route, so a caller without the
- * token learns nothing, not even which control routes exist. The six operations never ask for it.
+ * token learns nothing, not even which control routes exist. The emulated operations never ask for it.
  */
 export function requireAdminToken(token: string | undefined): RequestHandler {
   return (req, _res, next) => {

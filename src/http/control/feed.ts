@@ -77,7 +77,7 @@ function decoded(segment: string): string | undefined {
 /**
  * Announces every successful control call that changed a project, under the name of what it changed (the
  * segment after the project id), so routes added later (the webhooks) are announced without knowing the feed.
- * Only control calls pass here: the six operations announce through their stores and the journal.
+ * Only control calls pass here: the emulated operations announce through their stores and the journal.
  */
 export function announceControlChanges(deps: ControlDeps): RequestHandler {
   const { feed } = deps.registry;

@@ -4,7 +4,7 @@ import { type ControlRoute, row } from "./route-table.js";
 import { sendProjectState } from "./state-stream.js";
 
 /**
- * An exported project holds every card, customer and recorded event: far more than any request of the six
+ * An exported project holds every card, customer and recorded event: far more than any request of the
  * operations, so state imports get their own, larger body limit.
  */
 export const DEFAULT_STATE_BODY_LIMIT = 32 * 1024 * 1024;

@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 export type CorsOrigins = "*" | readonly string[];
 
 /**
- * Methods and request headers a browser may use, announced on every preflight: the six operations' and the
+ * Methods and request headers a browser may use, announced on every preflight: the operations' and the
  * control API's methods, and the headers the service's clients send (the official SDKs: X-App-Id, X-App-Token,
  * X-Client-Application-Id, X-Client-Token, X-Voucherify-Channel, X-Voucherify-API-Version,
  * X-Voucherify-Double-Opt-In; OAuth: Authorization, X-Service-OAuth; and our control API's X-Mock-Admin-Token).

@@ -11,19 +11,12 @@ import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
 
 /**
- * The six operations, one row each, in the spirit of stripe-mock's single route table. The routers
- * (http/v1/router.ts, http/v2/router.ts), authentication, the auth-matrix test, the generated-input (fuzz) targets
- * and the benchmark scenarios all read this table, so adding an operation is one row here, one use case in the
- * domain, its fixtures and its tests (test/api/operation-table.test.ts fails until every consumer knows the row).
- *
- * | name            | method | path                                        | credentials (FIDELITY "Authentication")   | scopes          |
- * | --------------- | ------ | ------------------------------------------- | ----------------------------------------- | --------------- |
- * | generateToken   | POST   | /v1/oauth/token                             | key pair only; form body                  | -               |
- * | addMember       | POST   | /v1/loyalties/{campaignId}/members          | key pair or token                         | api, loyalties  |
- * | getLocation     | GET    | /v1/locations/{locationId}                  | key pair, token, or X-Service-OAuth       | api, locations  |
- * | trackEvent      | POST   | /v1/events                                  | key pair or token                         | api, events     |
- * | createTier      | POST   | /v2/loyalties/tier-structures/{id}/tiers    | v2: token and key pair (strict) or either | api, loyalties  |
- * | deleteIncentive | DELETE | /v2/loyalties/incentives/{id}               | v2: token and key pair (strict) or either | api, loyalties  |
+ * The operations, one row each, in the spirit of stripe-mock's single route table: a row holds everything about
+ * its operation (name, title, method, path, credentials and scopes, body, input, use case). The mount
+ * (operations/mount.ts), authentication, the control API's list of operations, the help texts' count, the verify
+ * scenario, the generated-input (fuzz) targets and the benchmark scenarios all read it. Adding an operation is one
+ * row here, one use case in the domain, its fixtures and its tests; docs/internals/adding-an-operation.md lists
+ * every file, and test/api/operation-table.test.ts fails until each knows the row.
  */
 
 type HttpMethod = "GET" | "POST" | "DELETE";
@@ -41,6 +34,8 @@ export interface Call<Input> {
 }
 
 interface OperationRow<Input> {
+  /** What people call it: the dashboard's lists and forms, the journal's sentences. */
+  title: string;
   method: HttpMethod;
   /** The path as the contract writes it, `{name}` for a parameter. */
   path: string;
@@ -79,6 +74,7 @@ interface RawInput {
 
 const TABLE = {
   generateToken: row<RawInput>({
+    title: "OAuth token",
     method: "POST",
     path: "/v1/oauth/token",
     auth: auth([], { acceptsToken: false }),
@@ -90,6 +86,7 @@ const TABLE = {
     },
   }),
   addMember: row({
+    title: "Assign a loyalty card",
     method: "POST",
     path: "/v1/loyalties/{campaignId}/members",
     auth: auth(["api", "loyalties"]),
@@ -102,6 +99,7 @@ const TABLE = {
     },
   }),
   getLocation: row<RawInput>({
+    title: "Get a location",
     method: "GET",
     path: "/v1/locations/{locationId}",
     auth: auth(["api", "locations"], { acceptsServiceOAuth: true }),
@@ -109,6 +107,7 @@ const TABLE = {
     run: ({ auth: { project }, input }) => project.locations.get(String(input.params.locationId)),
   }),
   trackEvent: row({
+    title: "Custom event",
     method: "POST",
     path: "/v1/events",
     auth: auth(["api", "events"]),
@@ -121,6 +120,7 @@ const TABLE = {
     },
   }),
   createTier: row({
+    title: "Create a tier",
     method: "POST",
     path: "/v2/loyalties/tier-structures/{id}/tiers",
     auth: auth(["api", "loyalties"], { v2: true }),
@@ -131,6 +131,7 @@ const TABLE = {
     run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
   }),
   deleteIncentive: row({
+    title: "Delete an incentive",
     method: "DELETE",
     path: "/v2/loyalties/incentives/{id}",
     auth: auth(["api", "loyalties"], { v2: true }),
@@ -150,6 +151,33 @@ export const OPERATIONS: readonly Operation[] = Object.entries(TABLE).map(([name
   ...definition,
   name: name as OperationName,
 }));
+
+const WORDS = [
+  "no",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
+
+/** A count as prose writes it: a word up to twelve, digits past it. */
+export function inWords(count: number): string {
+  return WORDS[count] ?? String(count);
+}
+
+/**
+ * How many operations the table holds, as the help texts write it ("six"): counted, never typed in. The docs'
+ * counts are held to the same number by test/docs/operation-count.test.ts.
+ */
+export const OPERATION_COUNT = inWords(OPERATIONS.length);
 
 export function operation(name: OperationName): Operation {
   const found = OPERATIONS.find((candidate) => candidate.name === name);
