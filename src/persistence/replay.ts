@@ -3,9 +3,9 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
 import { collectionNamed } from "../domain/projects/stores.js";
+import { shareWithPrevious } from "../platform/share-values.js";
 import { endLineIn, fileLineRuns, fileLines, parseLine } from "./file-lines.js";
 import { KeyedRecords } from "./keyed-records.js";
-import { shareWithPrevious } from "./share-values.js";
 import { type SavedProject, STATE_FILE_FORMAT, StateFileError } from "./state-file.js";
 
 export const SNAPSHOT_VERSION = 2;

@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { formatJsonPath, parseDocument, parseJsonText } from "./documents.js";
 import { exactUnderKeys, parseExact } from "./exact-json.js";
+import { JsonPieces } from "./json-pieces.js";
+import { shareWithPrevious } from "./share-values.js";
 
 /** The fixtures shipped with the package: `<package root>/fixtures`, from src/ and from dist/ alike. */
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures", import.meta.url));
@@ -25,6 +27,9 @@ export class FixtureError extends Error {
 type Exactness = "none" | "all" | ReadonlySet<string>;
 
 function readJson(file: string, shownAs: string, exact: Exactness = "none"): unknown {
+  const streamed = readJsonStreamed(file, exact);
+  if (streamed.ok) return streamed.value;
+  // Not JSON (or unreadable as a stream): read whole, so that the problem is told with its line and column.
   const text = readFileSync(file, "utf8");
   const parsed = parseJsonText(
     text,
@@ -36,6 +41,48 @@ function readJson(file: string, shownAs: string, exact: Exactness = "none"): unk
   );
   if (parsed.ok) return parsed.value;
   throw new FixtureError(shownAs, parsed.problem.where ?? "$", parsed.problem.problem);
+}
+
+/** How much of a fixture file is read at a time. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * A fixture file's value read a chunk at a time (platform/json-pieces.ts), never as one text: a million cards are
+ * some 170 MB of JSON, which read whole would sit in memory beside the records made from it. Each element of a
+ * root array (each card) shares with the one before it every equal value (platform/share-values.ts), so the
+ * parsed records hold one copy of a repeated date or campaign id until the schema has read them. The values are
+ * the ones JSON.parse (or parseExact) gives for the whole text; any syntax error gives up, for the caller to read
+ * the file whole and say where.
+ */
+function readJsonStreamed(file: string, exact: Exactness): { ok: true; value: unknown } | { ok: false } {
+  let previous: Record<string, unknown> | undefined;
+  const parseValue = (text: string, key: string | undefined): unknown =>
+    exact === "all" || (exact !== "none" && key !== undefined && exact.has(key))
+      ? parseExact(text)
+      : JSON.parse(text);
+  const pieces = new JsonPieces((text, key) => {
+    const value = parseValue(text, key);
+    if (key !== undefined || !isRecord(value)) return value;
+    if (previous) shareWithPrevious(value, previous);
+    previous = value;
+    return value;
+  });
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    for (;;) {
+      // A fresh buffer each time: the reader keeps slices of a chunk for a piece that goes on into the next.
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (read === 0) break;
+      pieces.push(chunk.subarray(0, read));
+    }
+    return { ok: true, value: pieces.end() };
+  } catch {
+    return { ok: false };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** The file a collection lives in inside a project folder: `tier_structures` in `tier-structures.json`. */
@@ -131,11 +178,35 @@ export function loadFixtures<S extends z.ZodType>(
         locate: (path) => ({ file: shownAs, path }),
       };
     else continue;
-    documents.push(parseSource(schema, source));
+    documents.push(shareRepeatedValues(parseSource(schema, source), collections));
   }
   if (documents.length === 0)
     throw new FixtureError(dir, "$", "no project found (expected sub-folders or .json files)");
   return documents;
+}
+
+/**
+ * Makes each record of every collection of a validated document share with the record before it every value equal
+ * to that record's (platform/share-values.ts), as a restart does with a snapshot's records: a million fixture cards
+ * then hold one copy of their campaign id, type, date, empty metadata and zero balance, not a million. The
+ * document is fresh from the schema's parse and frozen by whoever keeps it, never changed in place afterwards.
+ */
+function shareRepeatedValues<T>(document: T, collections: readonly string[]): T {
+  if (typeof document !== "object" || document === null) return document;
+  for (const collection of collections) {
+    const records = (document as Record<string, unknown>)[collection];
+    if (!Array.isArray(records)) continue;
+    let previous: unknown;
+    for (const record of records) {
+      if (isRecord(record) && isRecord(previous)) shareWithPrevious(record, previous);
+      previous = record;
+    }
+  }
+  return document;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parseSource<S extends z.ZodType>(schema: S, source: Source): z.output<S> {

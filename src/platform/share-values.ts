@@ -1,7 +1,7 @@
 /**
- * Makes a record just read from a snapshot share, with the record before it in the same collection, every value
- * equal to that record's: strings (a million cards then hold one copy of their campaign id, type and date, not a
- * million) and objects or arrays of plain values in the same key order (an empty metadata, a zero balance).
+ * Makes a record just read from a snapshot or a fixture file share, with the record before it in the same
+ * collection, every value equal to that record's: strings (a million cards then hold one copy of their campaign
+ * id, type and date, not a million) and objects or arrays of plain values in the same key order (an empty metadata, a zero balance).
  * Records are frozen once the project is built and never changed in place (stores put a new object), so the
  * sharing cannot be seen; what it saves is memory, and with it the garbage collector's and deepFreeze's work,
  * most of a restart's cost after JSON.parse. Only a freshly parsed record may be passed: it is changed in place.

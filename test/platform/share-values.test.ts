@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shareWithPrevious } from "../../src/persistence/share-values.js";
+import { shareWithPrevious } from "../../src/platform/share-values.js";
 
 const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
