@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import ipaddr from "ipaddr.js";
+import type { Logger } from "pino";
 import { projectDefaultsOf } from "./config/project-defaults.js";
 import { DEFAULTS } from "./config/settings.js";
 import type { StartOptions } from "./config/start-options.js";
@@ -88,6 +89,44 @@ function buildRegistry(options: Resolved): { registry: ProjectRegistry; saved: L
 }
 
 /**
+ * The state file's store, when `stateFile` is given, started: its log open (and, for a new or version-1 state, its
+ * first snapshot written), which proves the folder writable now; a StateFileError otherwise. Logs that the state
+ * was restored, warning when fixtures were named but not read.
+ */
+async function openStateStore(
+  options: Resolved,
+  registry: ProjectRegistry,
+  saved: LoadedState | undefined,
+  { logger, fixturesNamed }: { logger: Logger; fixturesNamed: boolean },
+): Promise<StateStore | undefined> {
+  const { stateFile } = options;
+  if (stateFile === undefined) return undefined;
+  // The first save's failure is the start's error, said once by the caller; later ones are logged as they come.
+  let started = false;
+  const store = new StateStore({
+    file: stateFile,
+    registry,
+    // A new state starts after any log a crashed first start left behind, which its snapshot then removes.
+    gen: saved?.gen ?? logFilesOf(stateFile).at(-1)?.gen ?? 0,
+    sync: options.stateSync,
+    intervalMs: options.stateSaveIntervalMs,
+    compactBytes: options.stateCompactBytes,
+    onError: (error) => {
+      if (started) logger.error({ err: error, file: stateFile }, "state file not saved");
+    },
+  });
+  // Fixtures asked for by name but not used deserve more than an info line.
+  if (saved)
+    logger[fixturesNamed ? "warn" : "info"](
+      { file: store.writer.file },
+      "state restored from the state file; fixtures not read (delete the file to start from them)",
+    );
+  await startStore(store, saved?.version === 2 ? { replayedBytes: saved.logBytes } : undefined);
+  started = true;
+  return store;
+}
+
+/**
  * Loads the projects, builds the app and listens. Resolves once the server accepts connections. With a state
  * file that cannot be read or validated, or a folder it cannot be written to, it rejects before listening.
  */
@@ -96,37 +135,11 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
   const logger = options.logger ?? silentLogger;
   const { registry, saved } = buildRegistry(options);
   const restored = saved !== undefined;
-  const { stateFile } = options;
-  // The first save's failure is the start's error, said once by the caller; later ones are logged as they come.
-  let started = false;
-  const stateStore =
-    stateFile === undefined
-      ? undefined
-      : new StateStore({
-          file: stateFile,
-          registry,
-          // A new state starts after any log a crashed first start left behind, which its snapshot then removes.
-          gen: saved?.gen ?? logFilesOf(stateFile).at(-1)?.gen ?? 0,
-          sync: options.stateSync,
-          intervalMs: options.stateSaveIntervalMs,
-          compactBytes: options.stateCompactBytes,
-          onError: (error) => {
-            if (started) logger.error({ err: error, file: stateFile }, "state file not saved");
-          },
-        });
+  const stateStore = await openStateStore(options, registry, saved, {
+    logger,
+    fixturesNamed: given.documents !== undefined || given.fixturesDir !== undefined,
+  });
   const stateWriter = stateStore?.writer;
-  if (stateWriter && restored) {
-    const ignored = given.documents !== undefined || given.fixturesDir !== undefined;
-    // Fixtures asked for by name but not used deserve more than an info line.
-    logger[ignored ? "warn" : "info"](
-      { file: stateWriter.file },
-      "state restored from the state file; fixtures not read (delete the file to start from them)",
-    );
-  }
-  // Opening the log (and, for a new or version-1 state, the first snapshot) proves the folder writable now.
-  if (stateStore)
-    await startStore(stateStore, saved?.version === 2 ? { replayedBytes: saved.logBytes } : undefined);
-  started = true;
   const app = createApp({
     registry,
     logger,

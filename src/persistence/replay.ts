@@ -61,78 +61,145 @@ function emptyParts(header: unknown) {
   return documentParts({ project: header });
 }
 
-/**
- * Applies one line to the projects being rebuilt; false for a line it does not know. A snapshot's record lines
- * (`inSnapshot`) each bring a key of their own and are appended; a log's may write over a record or delete it.
- */
-function apply(projects: Map<string, Replayed>, line: Record<string, unknown>, inSnapshot = false): boolean {
-  const id = String(line.p);
-  const project = projects.get(id);
-  switch (line.o) {
-    case "fixtures": {
+type Line = Record<string, unknown>;
+
+/** Moves a project last in the order, as the registry does with a project it resets or replaces. */
+function moveLast(projects: Map<string, Replayed>, id: string, project: Replayed): void {
+  projects.delete(id);
+  projects.set(id, project);
+}
+
+/** Lines about a whole project: it starts over from fixtures (a new project), or goes. */
+const PROJECT_LINES = new Map<unknown, (projects: Map<string, Replayed>, id: string, line: Line) => void>([
+  [
+    "fixtures",
+    (projects, id, line) => {
       const fixtures = line.d !== undefined ? documentParts(line.d) : emptyParts(line.h);
       projects.delete(id);
       projects.set(id, { fixtures, state: stateFrom(fixtures), snapshots: new Map() });
-      return true;
-    }
-    case "drop":
-      projects.delete(id);
-      return true;
-  }
-  if (!project) throw new Error(`names project ${id}, which no earlier line adds`);
-  const c = line.c as CollectionName;
-  switch (line.o) {
-    // The registry puts a project it resets or replaces last in its order, and so does the replay.
-    case "reset":
+    },
+  ],
+  ["drop", (projects, id) => projects.delete(id)],
+]);
+
+/**
+ * A line about a project an earlier line added. `inSnapshot`: read from a snapshot, whose record lines each bring a
+ * key of their own and are appended; a log's may write over a record or delete it.
+ */
+type ProjectLine = (
+  project: Replayed,
+  line: Line,
+  inSnapshot: boolean,
+  projects: Map<string, Replayed>,
+  id: string,
+) => void;
+
+/** Lines about a project's state as a whole: back to its fixtures, a whole document, emptied, its header. */
+const STATE_LINES: [string, ProjectLine][] = [
+  [
+    "reset",
+    (project, _line, _inSnapshot, projects, id) => {
       project.state = stateFrom(project.fixtures);
-      projects.delete(id);
-      projects.set(id, project);
-      return true;
-    case "state":
+      moveLast(projects, id, project);
+    },
+  ],
+  [
+    "state",
+    (project, line, _inSnapshot, projects, id) => {
       project.state = stateFrom(documentParts(line.d));
-      projects.delete(id);
-      projects.set(id, project);
-      return true;
-    case "clear":
+      moveLast(projects, id, project);
+    },
+  ],
+  [
+    "clear",
+    (project, line) => {
       project.state = stateFrom(emptyParts(line.h));
-      return true;
-    case "head":
+    },
+  ],
+  [
+    "head",
+    (project, line) => {
       project.state.header = line.h;
-      return true;
-    case "fput":
-      // A snapshot's fixtures are followed by a `clear` of the state, so only the fixtures take the record.
-      project.fixtures.collections[c].push(line.r);
-      return true;
-    case "put":
-      if (inSnapshot) project.state.collections[c].append(line.r);
-      else project.state.collections[c].set(String(line.k), line.r);
-      return true;
-    case "same": {
+    },
+  ],
+];
+
+/** Lines about one record of a collection (`c`): a fixture's, one written, one equal to a fixture's, one deleted. */
+const RECORD_LINES: [string, ProjectLine][] = [
+  [
+    "fput",
+    // A snapshot's fixtures are followed by a `clear` of the state, so only the fixtures take the record.
+    (project, line) => {
+      project.fixtures.collections[line.c as CollectionName].push(line.r);
+    },
+  ],
+  ["put", (project, line, inSnapshot) => putRecord(project, line, line.r, inSnapshot)],
+  [
+    "same",
+    (project, line, inSnapshot) => {
+      const c = line.c as CollectionName;
       const record = project.fixtures.collections[c]?.[Number(line.i)];
       if (record === undefined)
         throw new Error(`names fixture record ${String(line.i)} of ${c}, which is not there`);
-      if (inSnapshot) project.state.collections[c].append(record);
-      else project.state.collections[c].set(String(line.k), record);
-      return true;
-    }
-    case "del":
-      project.state.collections[c].delete(String(line.k));
-      return true;
-    case "snap":
+      putRecord(project, line, record, inSnapshot);
+    },
+  ],
+  [
+    "del",
+    (project, line) => {
+      project.state.collections[line.c as CollectionName].delete(String(line.k));
+    },
+  ],
+];
+
+function putRecord(project: Replayed, line: Line, record: unknown, inSnapshot: boolean): void {
+  const collection = project.state.collections[line.c as CollectionName];
+  if (inSnapshot) collection.append(record);
+  else collection.set(String(line.k), record);
+}
+
+/** Lines about a project's named snapshots: one begun, one of its records, one removed. */
+const SNAPSHOT_LINES: [string, ProjectLine][] = [
+  [
+    "snap",
+    (project, line) => {
       project.snapshots.set(String(line.n), { savedAt: line.t, clockAt: line.at, ...emptyParts(line.h) });
-      return true;
-    case "sput": {
+    },
+  ],
+  [
+    "sput",
+    (project, line) => {
+      const c = line.c as CollectionName;
       const collection = project.snapshots.get(String(line.n))?.collections[c];
       if (!collection)
         throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
       collection.push(line.r);
-      return true;
-    }
-    case "unsnap":
+    },
+  ],
+  [
+    "unsnap",
+    (project, line) => {
       project.snapshots.delete(String(line.n));
-      return true;
+    },
+  ],
+];
+
+const LINES = new Map<unknown, ProjectLine>([...STATE_LINES, ...RECORD_LINES, ...SNAPSHOT_LINES]);
+
+/** Applies one line to the projects being rebuilt; false for a line it does not know. */
+function apply(projects: Map<string, Replayed>, line: Line, inSnapshot = false): boolean {
+  const id = String(line.p);
+  const whole = PROJECT_LINES.get(line.o);
+  if (whole) {
+    whole(projects, id, line);
+    return true;
   }
-  return false;
+  const project = projects.get(id);
+  if (!project) throw new Error(`names project ${id}, which no earlier line adds`);
+  const apply = LINES.get(line.o);
+  if (!apply) return false;
+  apply(project, line, inSnapshot, projects, id);
+  return true;
 }
 
 /**
@@ -154,59 +221,7 @@ export interface Replay {
 
 export function replayState(file: string): Replay {
   const projects = new Map<string, Replayed>();
-  let gen = 0;
-  let ended = false;
-  // The checksum covers the bytes before the end line, hashed as read.
-  const hash = createHash("sha256");
-  let hashing = true;
-  const hashBytes = (bytes: Buffer) => {
-    if (!hashing) return;
-    const end = endLineIn(bytes);
-    hash.update(end < 0 ? bytes : bytes.subarray(0, end));
-    hashing = end < 0;
-  };
-  let checksummed = false;
-  // The last record read of each project's collection, which the next one shares its equal values with.
-  const previous = new Map<unknown, Map<unknown, Record<string, unknown>>>();
-  read: for (const { texts, first } of fileLineRuns(file, hashBytes))
-    for (let i = 0; i < texts.length; i++) {
-      const number = first + i;
-      const line = parseLine(texts[i] as string);
-      if (number === 1) {
-        if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
-          throw new StateFileError(file, `line ${number}: not the head of a state snapshot`);
-        gen = Number(line.gen);
-        continue;
-      }
-      if (line?.o === "end") {
-        ended = true;
-        if (line.sha256 !== undefined && (hashing || line.sha256 !== hash.digest("hex")))
-          throw new StateFileError(
-            file,
-            `line ${number}: the snapshot does not match its checksum (damaged or edited)`,
-          );
-        checksummed = line.sha256 !== undefined;
-        break read;
-      }
-      const record = line?.r;
-      if (line && typeof record === "object" && record !== null && !Array.isArray(record)) {
-        // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
-        let collections = previous.get(line.p);
-        if (!collections) {
-          collections = new Map();
-          previous.set(line.p, collections);
-        }
-        const before = collections.get(line.c);
-        if (before) shareWithPrevious(record as Record<string, unknown>, before);
-        collections.set(line.c, record as Record<string, unknown>);
-      }
-      try {
-        if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
-      } catch (error) {
-        throw new StateFileError(file, `line ${number}: ${(error as Error).message}`);
-      }
-    }
-  if (!ended) throw new StateFileError(file, "the snapshot is cut short (no end line)");
+  const { gen, checksummed } = replaySnapshot(file, projects);
   const fromLogs = new WeakSet<object>();
   let logBytes = 0;
   for (const log of logFilesOf(file).filter((log) => log.gen >= gen))
@@ -219,6 +234,81 @@ export function replayState(file: string): Replay {
     checksummed,
     fromLogs,
   };
+}
+
+/**
+ * The SHA-256 of the bytes before the snapshot's end line, fed each run of bytes as it is read: `digest()` is
+ * undefined until the end line has been seen.
+ */
+function snapshotHash() {
+  const hash = createHash("sha256");
+  let hashing = true;
+  return {
+    update(bytes: Buffer): void {
+      if (!hashing) return;
+      const end = endLineIn(bytes);
+      hash.update(end < 0 ? bytes : bytes.subarray(0, end));
+      hashing = end < 0;
+    },
+    digest: (): string | undefined => (hashing ? undefined : hash.digest("hex")),
+  };
+}
+
+/**
+ * Shares each record's values with those of the last record read of the same project's collection
+ * (share-values.ts), so that a million cards alike hold one copy of what they have in common.
+ */
+function recordSharer(): (line: Line) => void {
+  // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
+  const previous = new Map<unknown, Map<unknown, Line>>();
+  return (line) => {
+    const record = line.r;
+    if (typeof record !== "object" || record === null || Array.isArray(record)) return;
+    let collections = previous.get(line.p);
+    if (!collections) {
+      collections = new Map();
+      previous.set(line.p, collections);
+    }
+    const before = collections.get(line.c);
+    if (before) shareWithPrevious(record as Line, before);
+    collections.set(line.c, record as Line);
+  };
+}
+
+/** Reads the snapshot into `projects`: its generation, and whether a checksum vouched for its records. */
+function replaySnapshot(
+  file: string,
+  projects: Map<string, Replayed>,
+): { gen: number; checksummed: boolean } {
+  const hash = snapshotHash();
+  const share = recordSharer();
+  let gen = 0;
+  for (const { texts, first } of fileLineRuns(file, hash.update))
+    for (let i = 0; i < texts.length; i++) {
+      const number = first + i;
+      const line = parseLine(texts[i] as string);
+      if (number === 1) {
+        if (line?.o !== "snapshot" || line.format !== STATE_FILE_FORMAT)
+          throw new StateFileError(file, `line ${number}: not the head of a state snapshot`);
+        gen = Number(line.gen);
+        continue;
+      }
+      if (line?.o === "end") {
+        if (line.sha256 !== undefined && line.sha256 !== hash.digest())
+          throw new StateFileError(
+            file,
+            `line ${number}: the snapshot does not match its checksum (damaged or edited)`,
+          );
+        return { gen, checksummed: line.sha256 !== undefined };
+      }
+      if (line) share(line);
+      try {
+        if (!line || !apply(projects, line, true)) throw new Error("not a line of a state snapshot");
+      } catch (error) {
+        throw new StateFileError(file, `line ${number}: ${(error as Error).message}`);
+      }
+    }
+  throw new StateFileError(file, "the snapshot is cut short (no end line)");
 }
 
 /** Replays one log; returns the bytes it read. */

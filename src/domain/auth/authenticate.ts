@@ -110,68 +110,91 @@ function missingCredentials(policy: AuthPolicy, strictV2: boolean): string {
   return `Missing credentials: send X-App-Id and X-App-Token headers, or an OAuth token in the ${tokenHeader} header`;
 }
 
+type Pair = { project: Project; key: ApiKey };
+type Bearer = { project: Project; token: TokenRecord };
+
+/** The key pair the request carries, verified; undefined without one. Half a pair is refused. */
+function presentedPair(registry: ProjectRegistry, credentials: Credentials): Pair | undefined {
+  const { appId, appToken } = credentials;
+  if (appId !== undefined && appToken === undefined) throw unauthorized("Missing X-App-Token header");
+  if (appId === undefined && appToken !== undefined) throw unauthorized("Missing X-App-Id header");
+  return appId !== undefined && appToken !== undefined
+    ? verifyKeyPair(registry, appId, credentials)
+    : undefined;
+}
+
+/** The token the request carries in a header the operation reads, verified; undefined without one. */
+function presentedBearer(
+  registry: ProjectRegistry,
+  credentials: Credentials,
+  policy: AuthPolicy,
+): Bearer | undefined {
+  if (!policy.acceptsToken) return undefined;
+  let header: PresentedToken | undefined = credentials.bearer;
+  if (header === undefined && policy.acceptsServiceOAuth) header = credentials.serviceOAuth;
+  return header !== undefined ? verifyToken(registry, tokenValue(header)) : undefined;
+}
+
+/** A v2 operation, in a project whose v2 mode is strict, takes the token and the key pair together. */
+function checkStrictV2(
+  registry: ProjectRegistry,
+  project: Project,
+  policy: AuthPolicy,
+  pair?: Pair,
+  bearer?: Bearer,
+) {
+  if (!policy.v2 || project.effectiveSettings(registry.defaults).v2AuthMode !== "strict") return;
+  if (!bearer)
+    throw unauthorized("Missing Authorization header: v2 operations need 'Bearer <token>' and the key pair");
+  if (!pair)
+    throw unauthorized("Missing X-App-Id and X-App-Token headers: v2 operations need them with the token");
+}
+
+/** The key's and the token's IP allow-lists: the address must be on each list that has entries. */
+function checkAddress(credentials: Credentials, pair?: Pair, bearer?: Bearer): void {
+  const keyList = pair?.key.ip_allowlist ?? [];
+  const tokenList = bearer?.token.ipAllowlist ?? [];
+  // The address is read only when a list asks for it: working it out (trust proxy) is not free.
+  if (keyList.length === 0 && tokenList.length === 0) return;
+  if (!ipAllowed(credentials.ip, keyList) || !ipAllowed(credentials.ip, tokenList))
+    throw forbidden(
+      `Requests from ${credentials.ip ?? "an unknown address"} are not allowed for this API key`,
+    );
+}
+
+/** The token's scope and the key's permissions must each hold one of the operation's scopes. */
+function checkScopes(policy: AuthPolicy, pair?: Pair, bearer?: Bearer): void {
+  if (policy.scopes.length === 0) return;
+  if (bearer && !bearer.token.scope.some((scope) => policy.scopes.includes(scope)))
+    throw forbidden(
+      `The access token's scope (${bearer.token.scope.join(" ")}) does not allow this call; it needs ${policy.scopes.join(" or ")}`,
+    );
+  if (pair && !pair.key.permissions.some((scope) => policy.scopes.includes(scope)))
+    throw forbidden(
+      `The API key's permissions do not allow this call; it needs ${policy.scopes.join(" or ")}`,
+    );
+}
+
 /**
  * Decides who is calling, or refuses with the service's 401/403. Every credential the request carries must be
- * valid and all must belong to one project; then the operation's own rule (v2 strictness, scope, IP allow-list).
+ * valid and all must belong to one project; then the operation's own rule (v2 strictness, IP allow-list, scope).
  */
 export function authenticate(
   registry: ProjectRegistry,
   credentials: Credentials,
   policy: AuthPolicy,
 ): AuthContext {
-  const { appId, appToken } = credentials;
-  if (appId !== undefined && appToken === undefined) throw unauthorized("Missing X-App-Token header");
-  if (appId === undefined && appToken !== undefined) throw unauthorized("Missing X-App-Id header");
-
-  const pair =
-    appId !== undefined && appToken !== undefined ? verifyKeyPair(registry, appId, credentials) : undefined;
-
-  let tokenHeader: string | undefined;
-  if (policy.acceptsToken) {
-    if (credentials.bearer !== undefined) tokenHeader = tokenValue(credentials.bearer);
-    else if (policy.acceptsServiceOAuth && credentials.serviceOAuth !== undefined)
-      tokenHeader = tokenValue(credentials.serviceOAuth);
-  }
-  const bearer = tokenHeader !== undefined ? verifyToken(registry, tokenHeader) : undefined;
-
+  const pair = presentedPair(registry, credentials);
+  const bearer = presentedBearer(registry, credentials, policy);
   const project = pair?.project ?? bearer?.project;
   // With no credential there is no project yet, so the server-wide v2 mode decides what to ask for.
   if (!project)
     throw unauthorized(missingCredentials(policy, policy.v2 && registry.defaults.v2AuthMode === "strict"));
   if (pair && bearer && pair.project !== bearer.project)
     throw unauthorized("The access token and the X-App-Id belong to different projects");
-
-  if (policy.v2 && project.effectiveSettings(registry.defaults).v2AuthMode === "strict") {
-    if (!bearer)
-      throw unauthorized(
-        "Missing Authorization header: v2 operations need 'Bearer <token>' and the key pair",
-      );
-    if (!pair)
-      throw unauthorized("Missing X-App-Id and X-App-Token headers: v2 operations need them with the token");
-  }
-
-  const keyList = pair?.key.ip_allowlist ?? [];
-  const tokenList = bearer?.token.ipAllowlist ?? [];
-  // The address is read only when a list asks for it: working it out (trust proxy) is not free.
-  if (
-    (keyList.length > 0 || tokenList.length > 0) &&
-    (!ipAllowed(credentials.ip, keyList) || !ipAllowed(credentials.ip, tokenList))
-  )
-    throw forbidden(
-      `Requests from ${credentials.ip ?? "an unknown address"} are not allowed for this API key`,
-    );
-
-  if (policy.scopes.length > 0) {
-    if (bearer && !bearer.token.scope.some((scope) => policy.scopes.includes(scope)))
-      throw forbidden(
-        `The access token's scope (${bearer.token.scope.join(" ")}) does not allow this call; it needs ${policy.scopes.join(" or ")}`,
-      );
-    if (pair && !pair.key.permissions.some((scope) => policy.scopes.includes(scope)))
-      throw forbidden(
-        `The API key's permissions do not allow this call; it needs ${policy.scopes.join(" or ")}`,
-      );
-  }
-
+  checkStrictV2(registry, project, policy, pair, bearer);
+  checkAddress(credentials, pair, bearer);
+  checkScopes(policy, pair, bearer);
   const context: AuthContext = { project };
   if (pair) context.key = pair.key;
   if (bearer) context.token = bearer.token;
