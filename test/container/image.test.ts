@@ -60,6 +60,7 @@ describe("the image", () => {
       "fixtures",
       "node_modules",
       "package.json",
+      "scenarios",
       "ui",
     ]);
     const modules = docker([

@@ -110,8 +110,8 @@ describe("installed from the tarball into an application's folder", { timeout: 1
       .trim()
       .split("\n");
     const paths = listed.map((path) => path.replace(/^package\//, ""));
-    // ui/: the dashboard's files, served as they are (no build step).
-    const shipped = /^(dist\/|fixtures\/|ui\/|(README|CHANGELOG)\.md$|LICENSE$|package\.json$)/;
+    // ui/: the dashboard's files, served as they are (no build step); scenarios/: what `loyalty-mock play` plays.
+    const shipped = /^(dist\/|fixtures\/|scenarios\/|ui\/|(README|CHANGELOG)\.md$|LICENSE$|package\.json$)/;
     expect(paths.filter((path) => !shipped.test(path))).toEqual([]);
     expect(paths.filter((path) => /tsbuildinfo|\.map$/.test(path))).toEqual([]);
     expect(paths).toEqual(
@@ -121,6 +121,8 @@ describe("installed from the tarball into an application's folder", { timeout: 1
         "fixtures/demo/api-keys.json",
         "ui/index.html",
         "ui/app.js",
+        "scenarios/first-month.json",
+        "scenarios/busy-saturday.json",
       ]),
     );
   });
