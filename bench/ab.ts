@@ -50,30 +50,53 @@ export interface AbSettings {
   only: string[];
 }
 
-/** The command-line options every A/B run takes, with `extra` ones of its own (string options, with defaults). */
-export function abArgs(extra: Record<string, string> = {}): {
+/** The options every A/B run takes: default and what each does, for `--help`. */
+const COMMON_OPTIONS: Record<string, [string, string]> = {
+  rounds: ["5", "rounds, each measuring every variant once, the order turning each round"],
+  duration: ["3", "seconds each measurement lasts"],
+  connections: ["50", "connections the load generator keeps open"],
+  quiet: ["0.1", "a measurement waits until the rest of the machine takes less than this share of a core..."],
+  "max-wait": ["120", "...for at most this many seconds"],
+  retries: [
+    "3",
+    "times a measurement is repeated when the rest of the machine took more than --quiet meanwhile",
+  ],
+  only: ["", "scenarios to run, by name, comma-separated (`GET location,DELETE incentive`); all by default"],
+};
+
+/**
+ * The command-line options every A/B run takes, with `extra` ones of its own (string options: their default and
+ * what each does). `--help` prints `about` and every option with its default, and exits.
+ */
+export function abArgs(
+  extra: Record<string, [string, string]> = {},
+  about = "A paired A/B run of the operations (bench/ab.ts).",
+): {
   settings: AbSettings;
   values: Record<string, string>;
 } {
+  const described = { ...COMMON_OPTIONS, ...extra };
   const { values } = parseArgs({
     options: {
-      rounds: { type: "string", default: "5" },
-      duration: { type: "string", default: "3" },
-      connections: { type: "string", default: "50" },
-      quiet: { type: "string", default: "0.1" },
-      "max-wait": { type: "string", default: "120" },
-      retries: { type: "string", default: "3" },
-      /** Scenarios to run, by name, comma-separated (`GET location,DELETE incentive`); all by default. */
-      only: { type: "string", default: "" },
+      help: { type: "boolean", default: false },
       ...Object.fromEntries(
-        Object.entries(extra).map(([name, fallback]) => [
+        Object.entries(described).map(([name, [fallback]]) => [
           name,
           { type: "string" as const, default: fallback },
         ]),
       ),
     },
   });
-  const strings = values as Record<string, string>;
+  if (values.help) {
+    const lines = Object.entries(described).map(
+      ([name, [fallback, help]]) =>
+        `  --${`${name} <value>`.padEnd(22)} ${help}${fallback ? ` (${fallback})` : ""}`,
+    );
+    lines.push(`  ${"--help".padEnd(24)} this text`);
+    process.stdout.write(`${about}\n\nOptions:\n${lines.join("\n")}\n`);
+    process.exit(0);
+  }
+  const strings = values as unknown as Record<string, string>;
   const settings: AbSettings = {
     rounds: Number(strings.rounds),
     duration: Number(strings.duration),

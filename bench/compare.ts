@@ -12,7 +12,14 @@ import { ROOT } from "./targets.js";
  * operation's CPU per request is reported relative to the baseline's; `--max-slower 5` fails the run when any
  * operation costs more than 5% more CPU per request than before.
  */
-const { settings, values } = abArgs({ baseline: "main", "max-slower": "5" });
+const { settings, values } = abArgs(
+  {
+    baseline: ["main", "the git ref to compare this tree with (a commit, a branch, a tag)"],
+    "max-slower": ["5", "fail when an operation costs more than this percentage more CPU per request"],
+  },
+  "npm run bench:compare -- --baseline <ref>: this tree against an earlier commit, CPU per request per operation,\n" +
+    "in one paired run; BENCH_PIN=1 gives the server a core of its own (CONTRIBUTING.md, Releasing).",
+);
 const baseline = String(values.baseline);
 const maxSlower = Number(values["max-slower"]);
 

@@ -10,7 +10,10 @@ import { cpuTimeMs, ROOT } from "./targets.js";
  * dashboard open on the benchmark project in Debian's chromium, following the live feed and fetching its panels
  * as the load changes them. CPU per request is the server's: what the page makes the server do is counted in it.
  */
-const { settings } = abArgs();
+const { settings } = abArgs(
+  {},
+  "npm run bench:dashboard: the operations with and without the dashboard open in chromium.",
+);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The chromium processes running now (the browser, its renderer, GPU and network processes), by /proc. */

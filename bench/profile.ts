@@ -18,7 +18,13 @@ import { ROOT } from "./targets.js";
  * the .cpuprofile files are kept with `--keep <folder>` (open them in Chrome DevTools); `--script` serves another
  * build (an earlier version's `dist/main.js`, built elsewhere) to see what changed between the two.
  */
-const { settings, values } = abArgs({ keep: "", script: "dist/main.js" });
+const { settings, values } = abArgs(
+  {
+    keep: ["", "a folder to keep the .cpuprofile files in (open them in Chrome DevTools)"],
+    script: ["dist/main.js", "the build to serve: another version's dist/main.js, built elsewhere"],
+  },
+  "npm run bench:profile: where each operation's CPU time goes, from a CPU profile under its load.",
+);
 
 async function main(): Promise<void> {
   const started = performance.now();

@@ -8,8 +8,10 @@ import { ROOT } from "./targets.js";
  * once with each trick switched off (bench/servers/ours-tricks.mjs), in a paired A/B run (bench/ab.ts); the column
  * to read is the CPU a request costs with the trick off relative to all on.
  */
-// --off: the tricks to measure switched off, comma-separated; all by default.
-const { settings, values } = abArgs({ off: SPEED_TRICKS.join(",") });
+const { settings, values } = abArgs(
+  { off: [SPEED_TRICKS.join(","), "the tricks to measure switched off, comma-separated"] },
+  "npm run bench:tricks: what each speed trick buys, each switched off against all on (CPU per request).",
+);
 const measured = String(values.off)
   .split(",")
   .filter((name) => name !== "") as SpeedTrick[];

@@ -11,7 +11,10 @@ import { ROOT } from "./targets.js";
  * in a paired A/B run (bench/ab.ts). Delivery happens off the request path, so requests per second and CPU per
  * request should not move beyond the work of sending (issue 16: "the operation's latency is unchanged").
  */
-const { settings } = abArgs({ only: "POST members,POST events" });
+const { settings } = abArgs(
+  { only: ["POST members,POST events", "the operations to run, by name, comma-separated"] },
+  "npm run bench:webhooks: the notifying operations with no endpoint, and with a receiver answering 200, 500, hanging or refusing.",
+);
 
 /** A receiver on loopback that reads each request and then answers with `status`, or never ("hang"). */
 async function receiver(status: number | "hang"): Promise<{ url: string; server: Server }> {
