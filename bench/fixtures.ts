@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -106,10 +106,15 @@ export function writeBenchFixtures(dir: string, sizes: BenchSizes): string {
 }
 
 /** A million cards is a few hundred megabytes of JSON: written in chunks, never built as one string. */
-function writeCards(file: string, pools: { campaignId: string; count: number; prefix: string }[]): void {
-  const chunks: string[] = ["["];
-  let first = true;
-  writeFileSync(file, "");
+function writeCards(
+  file: string,
+  pools: { campaignId: string; count: number; prefix: string }[],
+  /** Go on with an array already begun in `file` (`append`: after elements of its own), instead of a new file. */
+  continuing?: { append: boolean },
+): void {
+  const chunks: string[] = continuing ? [] : ["["];
+  let first = !continuing?.append;
+  if (!continuing) writeFileSync(file, "");
   for (const { campaignId, count, prefix } of pools) {
     for (let i = 0; i < count; i++) {
       const card = {
@@ -130,4 +135,27 @@ function writeCards(file: string, pools: { campaignId: string; count: number; pr
   }
   chunks.push("]");
   writeFileSync(file, chunks.join(""), { flag: "a" });
+}
+
+/** The default fixtures' key pair, location and loyalty campaign (fixtures/demo). */
+export const DEMO_KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" } as const;
+export const DEMO_LOCATION = "loc_demo_circle";
+export const DEMO_CAMPAIGN = "camp_demo_loyalty";
+
+/**
+ * Writes `dir` as a copy of the default fixtures (`defaults`, the package's fixtures folder) whose demo loyalty
+ * campaign holds `cards` more unpublished cards after its own, and returns `dir`, ready for FIXTURES_DIR: a big
+ * project as a user writes one, beside the other default projects, rather than the bench's generated one.
+ */
+export function writeDefaultsWithCards(dir: string, defaults: string, cards: number): string {
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(defaults, dir, { recursive: true, filter: (source) => !source.endsWith(".md") });
+  const file = join(dir, "demo", "vouchers.json");
+  const own = JSON.parse(readFileSync(file, "utf8")) as unknown[];
+  const text = JSON.stringify(own, null, 2);
+  writeFileSync(file, text.slice(0, text.lastIndexOf("]")).trimEnd());
+  writeCards(file, [{ campaignId: DEMO_CAMPAIGN, count: cards, prefix: "LARGE" }], {
+    append: own.length > 0,
+  });
+  return dir;
 }

@@ -4,11 +4,15 @@ import {
   BENCH_CAMPAIGN,
   BENCH_KEYS,
   BENCH_LOCATION,
+  DEMO_CAMPAIGN,
+  DEMO_KEYS,
+  DEMO_LOCATION,
   SMALL_CAMPAIGN,
   writeBenchFixtures,
+  writeDefaultsWithCards,
 } from "./fixtures.js";
 import { median } from "./measure.js";
-import { BENCH_SETTINGS, residentMiB, serverSettings, startProcess } from "./targets.js";
+import { BENCH_SETTINGS, ROOT, residentMiB, serverSettings, startProcess } from "./targets.js";
 
 export interface ScaleResult {
   cards: number;
@@ -21,6 +25,8 @@ export interface ScaleResult {
   ratio: number;
   /** Process start to first successful request with the embedded default fixtures (median of three starts). */
   defaultReadyMs: number;
+  /** The default fixtures with `cards` more cards in the demo's loyalty campaign: start to first request, and RSS. */
+  folder: { readyMs: number; rssMiB: number | undefined };
 }
 
 const ASSIGNMENTS = 900;
@@ -32,7 +38,13 @@ async function ok(url: string, headers: Record<string, string>): Promise<boolean
 }
 
 /** One request on a kept-alive connection, timed from send to the last byte, in milliseconds. */
-function timedPost(agent: Agent, url: URL, path: string, body: string): Promise<number> {
+function timedPost(
+  agent: Agent,
+  url: URL,
+  path: string,
+  body: string,
+  keys: Record<string, string> = BENCH_KEYS,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = request(
@@ -43,7 +55,7 @@ function timedPost(agent: Agent, url: URL, path: string, body: string): Promise<
         method: "POST",
         path,
         headers: {
-          ...BENCH_KEYS,
+          ...keys,
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
         },
@@ -115,6 +127,7 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
     defaults.push(started.readyMs);
     await started.stop();
   }
+  const folder = await runFolder(join(dir, "folder"), cards);
   const p50SmallMs = median(small);
   const p50LargeMs = median(large);
   return {
@@ -125,5 +138,44 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
     p50LargeMs: Number(p50LargeMs.toFixed(3)),
     ratio: Number((p50LargeMs / p50SmallMs).toFixed(2)),
     defaultReadyMs: Math.round(median(defaults)),
+    folder,
+  };
+}
+
+/**
+ * The same cards from a fixtures folder as a user writes one: the default fixtures, their demo loyalty campaign
+ * holding `cards` more cards after its own. Start-up time, and memory once 1,000 cards are assigned (issue 36).
+ */
+async function runFolder(dir: string, cards: number): Promise<ScaleResult["folder"]> {
+  process.stderr.write(`scale: writing the default fixtures with ${cards} more cards\n`);
+  writeDefaultsWithCards(dir, join(ROOT, "fixtures"), cards);
+  const server = await startProcess({
+    script: "dist/main.js",
+    env: serverSettings({ FIXTURES_DIR: dir, ...BENCH_SETTINGS }),
+    logFile: join(dir, "server.log"),
+    probe: (url) => ok(`${url}/v1/locations/${DEMO_LOCATION}`, DEMO_KEYS),
+    timeoutMs: 180_000,
+  });
+  let rssMiB: number | undefined;
+  try {
+    rssMiB = await residentMiB(server.pid);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(server.url);
+    for (let i = 0; i < ASSIGNMENTS + 100; i++)
+      await timedPost(
+        agent,
+        url,
+        `/v1/loyalties/${DEMO_CAMPAIGN}/members`,
+        JSON.stringify({ customer: { source_id: `folder-${i}` } }),
+        DEMO_KEYS,
+      );
+    agent.destroy();
+    rssMiB = Math.max(rssMiB ?? 0, (await residentMiB(server.pid)) ?? 0) || undefined;
+  } finally {
+    await server.stop();
+  }
+  return {
+    readyMs: Math.round(server.readyMs),
+    rssMiB: rssMiB === undefined ? undefined : Math.round(rssMiB),
   };
 }
