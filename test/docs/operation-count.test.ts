@@ -6,10 +6,11 @@ import { ROOT } from "../helpers/process.js";
 
 /**
  * How many operations loyalty-mock emulates is a fact of the operation table (OPERATIONS.length): the help texts
- * count the table, and every page that writes the count in words ("the six operations") is held to it here, so a
- * new row fails until each such page says so. A part of them is not their count: a proportion of a measurement
- * ("five of the six operations", a figure of its time), the rest ("the other five operations"), a kind ("the two
- * operations that write"); nor is the contract's file name (`six-operations.openapi.json`).
+ * count the table, and every page that writes the count in words ("the six operations"), the image's description
+ * and .env.example included, is held to it here, so a new row fails until each says so. A part of them is not
+ * their count: a proportion of a measurement ("five of the six operations", a figure of its time), the rest ("the
+ * other five operations"), a kind ("the two operations that write"); nor is the contract's file name
+ * (`six-operations.openapi.json`).
  */
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -53,7 +54,7 @@ describe("the count of operations", () => {
 
   it("is what every page and the package's description write", () => {
     const pages = [
-      ...["README.md", "CONTRIBUTING.md"].map((file) => join(ROOT, file)),
+      ...["README.md", "CONTRIBUTING.md", "Dockerfile", ".env.example"].map((file) => join(ROOT, file)),
       ...markdownFiles(join(ROOT, "docs")),
     ];
     const wrong: string[] = [];
