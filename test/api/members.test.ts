@@ -285,6 +285,9 @@ describe("POST /v1/loyalties/{campaignId}/members - cards made on demand", () =>
       loyalty_card: { points: 0, balance: 0 },
       created_at: NOW,
       publish: { count: 1 },
+      // A card made on demand is switched on and held by the customer it was made for.
+      active: true,
+      holder_id: world.demo.customers.findBySourceId("od-4")?.id,
     });
   });
 
@@ -372,7 +375,14 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       campaign: "camp_demo_discounts",
       body: { customer: { source_id: "x" } },
       status: 400,
-      expected: { key: "invalid_campaign_type", message: "Invalid campaign type" },
+      expected: {
+        key: "invalid_campaign_type",
+        message: "Invalid campaign type",
+        details:
+          "Campaign 'camp_demo_discounts' is a DISCOUNT_COUPONS campaign; only a LOYALTY_PROGRAM campaign has members",
+        resource_id: "camp_demo_discounts",
+        resource_type: "campaign",
+      },
     },
     {
       name: "unknown customer id is 404 customer",
@@ -568,6 +578,27 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       details: "Customer already joined program",
     });
     expect(storeSnapshot(world.demo)).toBe(before);
+  });
+
+  it("a card published once and held by nobody is 400 voucher_already_published, as a held card is", async () => {
+    const document = tinyLoyaltyDocument({ codes: ["P-1", "P-2"] });
+    const [published] = document.vouchers as { code: string; publish?: unknown }[];
+    if (!published) throw new Error("tinyLoyaltyDocument made no card");
+    published.publish = { object: "list", count: 1, url: "/v1/vouchers/P-1/publications?page=1&limit=10" };
+    const world = worldWith(document);
+    const before = storeSnapshot(world.project);
+    const res = await send(world.app, {
+      method: "POST",
+      path: "/v1/loyalties/camp_tiny/members",
+      headers: TINY_KEYS,
+      body: { customer: { source_id: "late" }, voucher: "P-1" },
+    });
+    expectError(res, 400, {
+      key: "voucher_already_published",
+      message: "Voucher already published",
+      details: "Voucher 'v_tiny000000' has already been published",
+    });
+    expect(storeSnapshot(world.project)).toBe(before);
   });
 
   it("a program without join_once lets a customer hold several cards", async () => {
