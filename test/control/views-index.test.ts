@@ -5,7 +5,13 @@ import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 describe("GET /__mock/projects/{projectId}/vouchers - filters read through an index", () => {
   it("answers by holder_id and code exactly what a scan of every card answers", async () => {
     const { app, demo } = buildWorld();
-    // A new member, so a card held through the operation is looked up too.
+    // A new member, so a card held through the operation is looked up too. They join the on-demand program
+    // first, so the order they got their cards in is not the cards' order in the store.
+    const early = await request(app)
+      .post("/v1/loyalties/camp_demo_ondemand/members")
+      .set(DEMO_KEYS)
+      .send({ customer: { source_id: "new@example.com" } });
+    expect(early.status).toBe(200);
     const member = await request(app)
       .post("/v1/loyalties/camp_demo_loyalty/members")
       .set(DEMO_KEYS)
@@ -16,6 +22,8 @@ describe("GET /__mock/projects/{projectId}/vouchers - filters read through an in
     expect(holders.length).toBeGreaterThan(4);
     // Alice holds two cards: the path that scans rather than trust the index's order.
     expect(all.filter((v) => v.holder_id === "cust_demo_alice")).toHaveLength(2);
+    const newcomer = all.filter((v) => v.holder_id === member.body.holder_id).map((v) => v.code);
+    expect(newcomer).toEqual([member.body.code, early.body.code]);
     for (const holder of holders) {
       const res = await request(app).get(`/__mock/projects/demo/vouchers?holder_id=${holder}&limit=10000`);
       expect(res.body.vouchers).toEqual(all.filter((v) => v.holder_id === holder));

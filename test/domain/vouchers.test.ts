@@ -110,10 +110,11 @@ describe("completeVoucher", () => {
     "redemption",
     "publish",
   ] as const;
-  const full = completeVoucher(leanCard("lc-0001"), campaign, 0);
+  // Made inside each test: a mutation run switches its mutant on when the tests start, after collection.
+  const complete = () => completeVoucher(leanCard("lc-0001"), campaign, 0);
 
   it("gives a card's assets ids that follow from its code alone", () => {
-    expect(full.assets).toEqual({
+    expect(complete().assets).toEqual({
       qr: {
         id: "U2FsdGVkX17-KesjPXNXH6QvMwT4khUfUap3JDbuj_",
         url: "https://assets.loyalty-mock.invalid/api/v1/assets/qr/U2FsdGVkX17-KesjPXNXH6QvMwT4khUfUap3JDbuj_",
@@ -126,6 +127,7 @@ describe("completeVoucher", () => {
   });
 
   it.each(DERIVED)("fills in %s when it is the only part missing", (part) => {
+    const full = complete();
     const record = { ...full } as Record<string, unknown>;
     delete record[part];
     const completed = completeVoucher(record as VoucherInput, campaign, 0);
@@ -134,6 +136,7 @@ describe("completeVoucher", () => {
   });
 
   it("returns a card that has every part as it is", () => {
+    const full = complete();
     expect(completeVoucher(full, campaign, 0)).toBe(full);
   });
 });
@@ -171,6 +174,12 @@ describe("VoucherStore: where a card sits after an update", () => {
     store.put({ ...stored(store, "v_a"), campaign_id: "camp_y" });
     expect(openIds(store, "camp_x")).toEqual(["v_b"]);
     expect(openIds(store, "camp_y")).toEqual(["v_a"]);
+  });
+
+  it("a held card updated in place keeps its place among its holder's cards", () => {
+    const store = storeOf(leanCard("v_a", { holder_id: "cust_1" }), leanCard("v_b", { holder_id: "cust_1" }));
+    store.put({ ...stored(store, "v_a"), metadata: { touched: true } });
+    expect(store.heldBy("cust_1").map((card) => card.id)).toEqual(["v_a", "v_b"]);
   });
 
   it("a held card passed to another customer is held by them only", () => {
