@@ -169,6 +169,7 @@ describe("MEMBER_LIMIT: card assignments a project keeps", () => {
     const before = storeSnapshot(world.demo);
     const refused = await join(world, "second@example.com");
     expectCap(refused, fixtures + 1, "LOYALTY_MOCK_MEMBER_LIMIT", "card assignments");
+    expect(refused.body.details).toMatch(/^Project demo already holds/);
     expect(storeSnapshot(world.demo)).toBe(before);
   });
 });
