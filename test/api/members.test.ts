@@ -502,6 +502,14 @@ describe("POST /v1/loyalties/{campaignId}/members - refusals change nothing", ()
       expected: { key: "invalid_payload", details: "Property .customer should be object" },
     },
     {
+      // A non-empty string stands for an id or a source_id; an empty one stands for nothing and is refused as
+      // the string it is, not as a customer with an empty source_id.
+      name: "an empty string as customer is 400, as a customer of the wrong type",
+      body: { customer: "" },
+      status: 400,
+      expected: { key: "invalid_payload", details: "Property .customer should be object" },
+    },
+    {
       name: "a customer with neither id nor source_id is 400",
       body: { customer: { name: "Nobody" } },
       status: 400,

@@ -3,10 +3,11 @@ import { campaignSchema } from "../../src/domain/campaigns/campaign.js";
 import { resolveCustomer } from "../../src/domain/customers/resolve-customer.js";
 import { eventSchemaSchema } from "../../src/domain/events/event-schema.js";
 import { metadataProblem } from "../../src/domain/events/metadata-check.js";
+import { assignCard } from "../../src/domain/members/assign-card.js";
 import { codeSpace, generateCode } from "../../src/domain/vouchers/code-generator.js";
 import { completeVoucher, type Voucher } from "../../src/domain/vouchers/voucher.js";
 import { VoucherStore } from "../../src/domain/vouchers/voucher-store.js";
-import { buildWorld } from "../helpers/world.js";
+import { buildWorld, tinyLoyaltyDocument, worldWith } from "../helpers/world.js";
 
 const campaign = campaignSchema.parse({
   id: "camp_x",
@@ -193,5 +194,36 @@ describe("resolving a request's customer", () => {
     expect(changed.customer.updated_at).toBe("2026-11-20T10:00:00.000Z");
     // Nothing is written until the operation commits: the stored record and its objects are as they were.
     expect(JSON.stringify(world.demo.customers.get(erin.id))).toBe(before);
+  });
+});
+
+describe("a card made on demand", () => {
+  /**
+   * The members answer's contract only knows loyalty cards, but the fixture format lets a loyalty program hand
+   * out another kind: a card made for one then carries that kind's parts, and no loyalty_card.
+   */
+  it("has a loyalty_card only when the program's cards are loyalty cards", () => {
+    const document = tinyLoyaltyDocument({
+      codes: [],
+      type: "AUTO_UPDATE",
+      codeConfig: { pattern: "G-####" },
+    });
+    const program = document.campaigns?.[0] as { voucher: object };
+    program.voucher = { type: "GIFT_VOUCHER", code_config: { pattern: "G-####" } };
+    const world = worldWith(document);
+    const { voucher } = assignCard(
+      world.project,
+      "camp_tiny",
+      { customer: { source_id: "gift" } },
+      world.registry.defaults.caps,
+    );
+    expect(voucher).toMatchObject({
+      campaign_id: "camp_tiny",
+      type: "GIFT_VOUCHER",
+      gift: null,
+      loyalty_card: null,
+    });
+    expect(voucher.code).toMatch(/^G-[A-Z0-9]{4}$/);
+    expect(world.project.vouchers.get(voucher.id).loyalty_card).toBeNull();
   });
 });

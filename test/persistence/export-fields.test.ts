@@ -441,3 +441,60 @@ describe("a restart from the state file brings back every field", () => {
       expect(new Date(project.clock.now()).toISOString()).toBe(EVERY_FIELD.project.clock.frozen_at);
     });
 });
+
+/**
+ * A card's `publish` summary, when the document leaves it out, follows from the publications that name the card:
+ * a held card with exactly the one publication its holder implies is stored as given (reading it gives the same
+ * count either way, so only an export can tell), while a count that differs is written into the card.
+ */
+describe("a card without a publish summary, in an export", () => {
+  const card = (id: string, code: string, holder: string | null) => ({
+    ...EVERY_FIELD.vouchers[1],
+    id,
+    code,
+    ...(holder !== null && { holder_id: holder }),
+  });
+  const publication = (id: string, voucher: string) => ({
+    ...EVERY_FIELD.publications[0],
+    id,
+    source_id: id,
+    voucher_id: voucher,
+  });
+  const document = {
+    ...EVERY_FIELD,
+    project: { ...EVERY_FIELD.project, id: "publish-counts" },
+    api_keys: [],
+    tokens: [],
+    events: [],
+    earning_rules: [],
+    vouchers: [
+      card("v_held_once", "OTHER-AAAA-0001", "cust_other_zoe"),
+      card("v_held_twice", "OTHER-AAAA-0002", "cust_other_zoe"),
+      card("v_open_once", "OTHER-AAAA-0003", null),
+    ],
+    publications: [
+      publication("pub_once", "v_held_once"),
+      publication("pub_twice_1", "v_held_twice"),
+      publication("pub_twice_2", "v_held_twice"),
+      publication("pub_open", "v_open_once"),
+    ],
+  };
+
+  it("keeps a held card with its one publication as given, and writes a count that differs", async () => {
+    const world = buildWorld();
+    const posted = await control(world.app, { method: "POST", path: "/__mock/projects", body: document });
+    expect(posted.status).toBe(201);
+    const res = await control(world.app, { method: "GET", path: "/__mock/projects/publish-counts/state" });
+    const summary = (code: string, count: number) => ({
+      object: "list",
+      count,
+      url: `/v1/vouchers/${code}/publications?page=1&limit=10`,
+    });
+    expect(res.body.vouchers).toEqual([
+      document.vouchers[0],
+      { ...document.vouchers[1], publish: summary("OTHER-AAAA-0002", 2) },
+      { ...document.vouchers[2], publish: summary("OTHER-AAAA-0003", 1) },
+    ]);
+    expect(Object.keys(res.body.vouchers[0])).not.toContain("publish");
+  });
+});
