@@ -10,6 +10,7 @@ import { stringifyExact } from "../platform/exact-json.js";
  * it does to the project `p`:
  * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added);
  *   {h}: both become an empty document with that `project` header, filled by the `fput` lines that follow;
+ *   either with `posted: true` when the fixtures were posted (ProjectRegistry.fixturesPosted), else without it;
  * - `reset`: the state goes back to the fixtures; `state` {d}: the state becomes `d` (an import);
  * - `clear` {h}: the state becomes an empty document with that header, filled by the `put` lines that follow;
  * - `head` {h}: the state's `project` header (settings, clock) becomes `h`;
@@ -60,7 +61,9 @@ export class ChangeLog implements RegistryWatcher {
     const pending = this.#fresh(project);
     if (kind === "reset") pending.events.push(line({ o: "reset", p: id }));
     else if (kind === "added")
-      pending.events.push(line({ o: "fixtures", p: id, d: this.#registry.fixturesOf(id) }));
+      pending.events.push(
+        line({ o: "fixtures", p: id, d: this.#registry.fixturesOf(id), ...postedMark(this.#registry, id) }),
+      );
     else pending.events.push(line({ o: "state", p: id, d: projectState(project) }));
   }
 
@@ -146,6 +149,11 @@ export class ChangeLog implements RegistryWatcher {
   }
 }
 
+/** A `fixtures` line's mark of posted fixtures: written only when true, so other projects' lines keep their bytes. */
+function postedMark(registry: ProjectRegistry, id: string): { posted?: true } {
+  return registry.fixturesPosted(id) ? { posted: true } : {};
+}
+
 function recordLines(project: Project, records: Map<string, boolean>): string {
   const p = JSON.stringify(project.id);
   const out: string[] = [];
@@ -203,7 +211,7 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
   for (const project of registry.list()) {
     const id = JSON.stringify(project.id);
     const fixtures = registry.fixturesOf(project.id);
-    push(line({ o: "fixtures", p: project.id, h: fixtures.project }));
+    push(line({ o: "fixtures", p: project.id, h: fixtures.project, ...postedMark(registry, project.id) }));
     for (const c of COLLECTION_NAMES)
       for (const record of fixtures[c]) {
         push(`{"o":"fput","p":${id},"c":"${c}","r":${stringifyExact(record)}}\n`);

@@ -57,7 +57,7 @@ export function loadState(file: string): LoadedState | undefined {
     return projects && { projects, gen: 0, version: 1, logBytes: 0 };
   }
   const replay = replayState(file);
-  const valid = replay.projects.map(({ fixtures, state, snapshots = [] }): SavedProject => {
+  const valid = replay.projects.map(({ fixtures, state, snapshots = [], posted }): SavedProject => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
     // A named snapshot is a whole document: its records and its references are checked as a state's are.
     const named = snapshots.map((snapshot) => {
@@ -74,11 +74,12 @@ export function loadState(file: string): LoadedState | undefined {
         state: checked.document,
         checkState: checked.checkReferences,
         snapshots: named,
+        posted,
       };
     }
     const saved = { fixtures: check(file, id, "fixtures", fixtures), state: check(file, id, "state", state) };
     shareUnchanged(fixtures, state, saved);
-    return { ...saved, snapshots: named };
+    return { ...saved, snapshots: named, posted };
   });
   return { projects: valid, gen: replay.gen, version: 2, logBytes: replay.logBytes };
 }

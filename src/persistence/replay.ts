@@ -27,6 +27,8 @@ export function logFilesOf(file: string): { gen: number; path: string }[] {
 
 interface Replayed {
   fixtures: { header: unknown; collections: Record<CollectionName, unknown[]> };
+  /** Whether the fixtures were posted (the `fixtures` line's `posted`; none in files of 0.8.0 and earlier). */
+  posted: boolean;
   state: { header: unknown; collections: Record<CollectionName, KeyedRecords> };
   /** The project's named snapshots by name, each as its `snap` line and the records of its `sput` lines. */
   snapshots: Map<
@@ -75,8 +77,11 @@ const PROJECT_LINES = new Map<unknown, (projects: Map<string, Replayed>, id: str
     "fixtures",
     (projects, id, line) => {
       const fixtures = line.d !== undefined ? documentParts(line.d) : emptyParts(line.h);
+      const posted = line.posted === undefined ? false : line.posted;
+      // Not the checksum's to vouch for: a mark that is not a boolean is refused, never read as one.
+      if (typeof posted !== "boolean") throw new Error("$.posted: should be boolean");
       projects.delete(id);
-      projects.set(id, { fixtures, state: stateFrom(fixtures), snapshots: new Map() });
+      projects.set(id, { fixtures, posted, state: stateFrom(fixtures), snapshots: new Map() });
     },
   ],
   ["drop", (projects, id) => projects.delete(id)],
@@ -363,5 +368,5 @@ function toSaved(project: Replayed): SavedProject {
     clockAt,
     document: { project: header, ...collections },
   }));
-  return { fixtures, state, snapshots } as unknown as SavedProject;
+  return { fixtures, state, snapshots, posted: project.posted } as unknown as SavedProject;
 }

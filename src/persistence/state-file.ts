@@ -17,7 +17,8 @@ import { olderIncentives } from "./older-integers.js";
 
 /**
  * The version-1 state file (0.4.0 and earlier): every project of the server, each as its fixtures (what a reset
- * goes back to) and its current state, both project documents in the fixture format, in one JSON document. The
+ * goes back to) and its current state, both project documents in the fixture format, and `posted: true` when its
+ * fixtures were posted (SavedProject.posted), in one JSON document. The
  * server now writes version 2 (a snapshot and a change log: state-store.ts, replay.ts) and reads this one only to
  * convert it at start; `serializeState` stays as the writer of the old format for the tests of that conversion.
  */
@@ -28,7 +29,13 @@ const stateFileSchema = z.strictObject({
   format: z.literal(STATE_FILE_FORMAT),
   version: z.literal(STATE_FILE_VERSION),
   saved_at: z.iso.datetime(),
-  projects: z.array(z.strictObject({ fixtures: projectDocumentSchema, state: projectDocumentSchema })),
+  projects: z.array(
+    z.strictObject({
+      fixtures: projectDocumentSchema,
+      state: projectDocumentSchema,
+      posted: z.boolean().optional(),
+    }),
+  ),
 });
 
 /** A named snapshot as a state file holds it: its times as written (ISO 8601), checked when restored. */
@@ -44,6 +51,11 @@ export interface SavedProject {
   state: ProjectDocument;
   /** Its named snapshots (a version-2 file; the older format had none). */
   snapshots?: SavedSnapshot[];
+  /**
+   * Whether its fixtures were posted (ProjectRegistry.fixturesPosted): written only when true, so a file of
+   * projects from fixtures keeps its bytes and one written by 0.8.0 or earlier reads as not posted.
+   */
+  posted?: boolean | undefined;
   /**
    * The state's references across records, still to check (a restart from a snapshot: see load-state.ts); given
    * the keys the built project's stores hold, or none to build its own sets. Throws a StateFileError.
@@ -74,7 +86,8 @@ export function serializeState(registry: ProjectRegistry, clock: Clock = registr
       text = stringifyExact(fixtures);
       fixturesText.set(fixtures, text);
     }
-    return `{"fixtures":${text},"state":${stringifyExact(exportProject(project))}}`;
+    const posted = registry.fixturesPosted(project.id) ? ',"posted":true' : "";
+    return `{"fixtures":${text},"state":${stringifyExact(exportProject(project))}${posted}}`;
   });
   const head = JSON.stringify({
     format: STATE_FILE_FORMAT,
@@ -143,19 +156,18 @@ function snapshotOf(saved: SavedSnapshot, file: string, where: string): Snapshot
 
 /** Builds every saved project in the registry, each from its fixtures and then its saved state. */
 export function restoreProjects(registry: ProjectRegistry, saved: SavedProject[], file: string): void {
-  saved.forEach(({ fixtures, state, checkState, snapshots = [] }, index) => {
+  saved.forEach(({ fixtures, state, checkState, snapshots = [], posted }, index) => {
     const where = `$.projects[${index}]`;
     if (state.project.id !== fixtures.project.id)
       throw new StateFileError(file, `${where}.state.project.id: should be ${fixtures.project.id}`);
     const named = snapshots.map((saved) => snapshotOf(saved, file, `project ${state.project.id}`));
     try {
       // The check looks values up in the stores just built rather than building its own sets of them.
-      registry.restore(
-        fixtures,
-        state,
-        checkState && ((project) => checkState(project.knownKeys.bind(project))),
-        named,
-      );
+      registry.restore(fixtures, state, {
+        verify: checkState && ((project) => checkState(project.knownKeys.bind(project))),
+        snapshots: named,
+        posted: posted === true,
+      });
     } catch (error) {
       if (error instanceof StateFileError) throw error;
       // A state whose references are broken may not even build: the broken reference is what to report.

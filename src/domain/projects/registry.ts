@@ -44,7 +44,10 @@ export class ProjectRegistry {
   readonly #projects = new Map<string, Project>();
   readonly #fixtures = new Map<string, ProjectDocument>();
   readonly #credentials = new CredentialIndex();
-  /** Projects created from a posted document (the control API), not from the server's fixtures. */
+  /**
+   * Projects whose fixtures were posted (the control API), not loaded from the server's fixtures: a state file
+   * keeps the mark (fixturesPosted), so a restart draws as the server before it did.
+   */
   readonly #imported = new Set<string>();
   #watcher: RegistryWatcher | undefined;
   /** Each project's named snapshots (snapshots.ts), kept by project id across resets, imports and restores. */
@@ -146,9 +149,14 @@ export class ProjectRegistry {
   restore(
     fixtures: ProjectDocument,
     state: ProjectDocument,
-    verify?: (project: Project) => void,
-    snapshots: readonly Snapshot[] = [],
+    options: {
+      verify?: ((project: Project) => void) | undefined;
+      snapshots?: readonly Snapshot[];
+      /** Whether the fixtures were posted (fixturesPosted): each reset then draws past them again. */
+      posted?: boolean;
+    } = {},
   ): Project {
+    const { verify, snapshots = [], posted = false } = options;
     const id = state.project.id;
     if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
     this.#credentials.checkFree(state, undefined);
@@ -158,6 +166,7 @@ export class ProjectRegistry {
     const project = new Project(state, this.clock, { ids: this.#idsFor(state, salt) });
     verify?.(project);
     this.#fixtures.set(id, deepFreeze(fixtures));
+    if (posted) this.#imported.add(id);
     for (const snapshot of snapshots) this.snapshots.put(id, snapshot);
     this.#install(project, "restored");
     return project;
@@ -177,6 +186,15 @@ export class ProjectRegistry {
     const fixtures = this.#fixtures.get(id);
     if (!fixtures) throw projectNotFound(id);
     return fixtures;
+  }
+
+  /**
+   * Whether a project's fixtures were posted (POST /__mock/projects) rather than loaded: a seeded one then draws
+   * past them (id-streams.ts) after every reset. The state file keeps it, so a restart changes no id drawn.
+   */
+  fixturesPosted(id: string): boolean {
+    if (!this.#fixtures.has(id)) throw projectNotFound(id);
+    return this.#imported.has(id);
   }
 
   get(id: string): Project {
