@@ -180,6 +180,19 @@ describe("a posted project keeps drawing past its document after a restart (issu
     expect(serializeState(server.registry)).not.toContain('"posted"');
   });
 
+  it("a project made from a template is marked as a posted one is: it too draws past its fixtures after a reset", async () => {
+    const server = await disk.start({ seed: SEED });
+    const made = await control(server.app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "other", project_id: "copy" },
+    });
+    expect(made.status).toBe(201);
+    const restarted = await disk.restart(server, { seed: SEED });
+    expect(restarted.registry.fixturesPosted("copy")).toBe(true);
+    expect(fixturesLines("copy").map((line) => line.posted)).toEqual([true]);
+  });
+
   it("a file without the mark (0.8.0 and earlier) loads as before: the project resets as one from fixtures does", async () => {
     const { exported } = await exportWithOneMember();
     const server = await disk.start({ seed: SEED });
