@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -242,5 +242,62 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
     }
     killGroup(server.started, "SIGTERM");
     expect((await server.started.exited).code).toBe(0);
+  }, 60_000);
+});
+
+/** Issue 38: the state file keeps that a project was posted, so a seeded one draws past its document after a restart. */
+describe("a posted seeded project across a restart of the process", () => {
+  const SEEDED = { LOYALTY_MOCK_SEED: "posted-across-restart" };
+  const call = async (base: string, method: string, path: string, body?: unknown, headers = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", ...headers },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const joinDemo = (base: string, sourceId: string) =>
+    call(
+      base,
+      "POST",
+      "/v1/loyalties/camp_demo_loyalty/members",
+      { customer: { source_id: sourceId } },
+      DEMO,
+    );
+
+  it("reset after the restart: the next customer is a new one; a mark that is not a boolean stops the start, exit 2", async () => {
+    const folder = mkdtempSync(join(dir, "posted-"));
+    const stateFile = join(folder, "state.json");
+    const first = await startProcess(stateFile, SEEDED);
+    // The demo's first member, drawn from the start of its seeded stream; then the demo posted again from its export.
+    const joined = await joinDemo(first.base, "first-customer");
+    expect(joined.status).toBe(200);
+    const exported = (await call(first.base, "GET", "/__mock/projects/demo/state")).body;
+    expect((await call(first.base, "DELETE", "/__mock/projects/demo")).status).toBe(200);
+    expect((await call(first.base, "POST", "/__mock/projects", exported)).status).toBe(201);
+    killGroup(first.started, "SIGTERM");
+    expect((await first.started.exited).code).toBe(0);
+
+    const second = await startProcess(stateFile, SEEDED);
+    expect((await call(second.base, "POST", "/__mock/projects/demo/reset")).status).toBe(200);
+    const next = await joinDemo(second.base, "second-customer");
+    expect(next.status).toBe(200);
+    expect(next.body.holder_id).not.toBe(joined.body.holder_id);
+    expect((await joinDemo(second.base, "first-customer")).status).toBe(400);
+    killGroup(second.started, "SIGTERM");
+    expect((await second.started.exited).code).toBe(0);
+
+    const marked = readdirSync(folder)
+      .map((name) => join(folder, name))
+      .filter((file) => readFileSync(file, "utf8").includes(',"posted":true}'));
+    expect(marked.length).toBeGreaterThan(0);
+    for (const file of marked)
+      writeFileSync(file, readFileSync(file, "utf8").replace(',"posted":true}', ',"posted":"yes"}'));
+    const refused = launch("node", [MAIN, "--port", "0", "--state-file", stateFile], SEEDED);
+    processes.push(refused);
+    expect((await refused.exited).code).toBe(2);
+    expect(refused.stderr()).toMatch(
+      /^loyalty-mock: Invalid value for --state-file: ".*"; .*state\.json\S*: (line|batch ending on line) \d+: \$\.posted: should be boolean; expected a state file this server wrote/,
+    );
   }, 60_000);
 });
