@@ -69,49 +69,90 @@ describe("POST /v1/oauth/token", () => {
     });
   });
 
-  const refusals: [string, string, string, string][] = [
-    ["grant_type missing", "scope=api", "invalid_grant_type", "Invalid grant_type"],
-    ["grant_type wrong", "grant_type=password&scope=api", "invalid_grant_type", "Invalid grant_type"],
+  const refusals: [string, string, string, string, string][] = [
+    [
+      "grant_type missing",
+      "scope=api",
+      "invalid_grant_type",
+      "Invalid grant_type",
+      "grant_type must be client_credentials",
+    ],
+    [
+      "grant_type wrong",
+      "grant_type=password&scope=api",
+      "invalid_grant_type",
+      "Invalid grant_type",
+      "grant_type must be client_credentials",
+    ],
     [
       "grant_type checked before scope",
       "grant_type=implicit&scope=nonsense",
       "invalid_grant_type",
       "Invalid grant_type",
+      "grant_type must be client_credentials",
     ],
     [
       "grant_type repeated",
       "grant_type=client_credentials&grant_type=client_credentials&scope=api",
       "invalid_grant_type",
       "Invalid grant_type",
+      "grant_type must be client_credentials",
     ],
-    ["scope missing", "grant_type=client_credentials", "invalid_scope", "Invalid scope: "],
-    ["scope empty", "grant_type=client_credentials&scope=", "invalid_scope", "Invalid scope: "],
-    ["scope only spaces", "grant_type=client_credentials&scope=%20%20", "invalid_scope", "Invalid scope: "],
+    [
+      "scope missing",
+      "grant_type=client_credentials",
+      "invalid_scope",
+      "Invalid scope: ",
+      "scope is required",
+    ],
+    [
+      "scope empty",
+      "grant_type=client_credentials&scope=",
+      "invalid_scope",
+      "Invalid scope: ",
+      "scope is required",
+    ],
+    [
+      "scope only spaces",
+      "grant_type=client_credentials&scope=%20%20",
+      "invalid_scope",
+      "Invalid scope: ",
+      "scope is required",
+    ],
     [
       "scope unknown",
       "grant_type=client_credentials&scope=api%20everything",
       "invalid_scope",
       "Invalid scope: everything",
+      "Scope values not allowed: everything",
     ],
     [
       "scope comma separated",
       "grant_type=client_credentials&scope=vouchers,campaigns",
       "invalid_scope",
       "Invalid scope: vouchers,campaigns",
+      "Scope values not allowed: vouchers,campaigns",
     ],
     [
       "several bad values",
       "grant_type=client_credentials&scope=x%20api%20y",
       "invalid_scope",
       "Invalid scope: x y",
+      "Scope values not allowed: x y",
     ],
-    ["scope case matters", "grant_type=client_credentials&scope=API", "invalid_scope", "Invalid scope: API"],
+    [
+      "scope case matters",
+      "grant_type=client_credentials&scope=API",
+      "invalid_scope",
+      "Invalid scope: API",
+      "Scope values not allowed: API",
+    ],
   ];
-  for (const [name, body, key, message] of refusals) {
+  for (const [name, body, key, message, details] of refusals) {
     it(`${name} is 400 ${key} and issues nothing`, async () => {
       const world = buildWorld();
       const res = await requestToken(world, body);
-      expectError(res, 400, { key, message });
+      expectError(res, 400, { key, message, details });
       expect(world.demo.tokens.size).toBe(0);
     });
   }

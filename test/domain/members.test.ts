@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { campaignSchema } from "../../src/domain/campaigns/campaign.js";
-import { resolveCustomer } from "../../src/domain/customers/resolve-customer.js";
+import { commitCustomer, resolveCustomer } from "../../src/domain/customers/resolve-customer.js";
 import { eventSchemaSchema } from "../../src/domain/events/event-schema.js";
 import { metadataProblem } from "../../src/domain/events/metadata-check.js";
 import { assignCard } from "../../src/domain/members/assign-card.js";
@@ -225,5 +225,71 @@ describe("a card made on demand", () => {
     });
     expect(voucher.code).toMatch(/^G-[A-Z0-9]{4}$/);
     expect(world.project.vouchers.get(voucher.id).loyalty_card).toBeNull();
+  });
+});
+
+describe("a customer's fields as a request gives them", () => {
+  it("an address is merged into the one held; metadata or address given as null empties them", () => {
+    const world = buildWorld();
+    const id = "cust_demo_erin";
+    commitCustomer(
+      world.demo,
+      resolveCustomer(world.demo, { id, address: { city: "Gdańsk", country: "PL" }, metadata: { a: 1 } }),
+    );
+    const moved = resolveCustomer(world.demo, { id, address: { city: "Sopot" } });
+    expect(moved.customer.address).toEqual({ city: "Sopot", country: "PL" });
+    const emptied = resolveCustomer(world.demo, { id, address: null, metadata: null });
+    expect({ address: emptied.customer.address, metadata: emptied.customer.metadata }).toEqual({
+      address: null,
+      metadata: {},
+    });
+    expect(emptied.changed).toBe(true);
+  });
+
+  it("a customer the request leaves as it is is not written again", () => {
+    const world = buildWorld();
+    const erin = world.demo.customers.get("cust_demo_erin");
+    const written: string[] = [];
+    world.demo.watch((collection, key) => written.push(`${collection} ${key}`));
+    expect(commitCustomer(world.demo, resolveCustomer(world.demo, { id: erin.id, name: erin.name }))).toBe(
+      erin,
+    );
+    expect(written).toEqual([]);
+    commitCustomer(world.demo, resolveCustomer(world.demo, { id: erin.id, name: "Erin W." }));
+    expect(written).toEqual(["customers cust_demo_erin"]);
+  });
+});
+
+describe("a campaign's join_once", () => {
+  const raw = {
+    id: "camp_x",
+    name: "X",
+    campaign_type: "LOYALTY_PROGRAM",
+    voucher: { type: "LOYALTY_CARD" },
+    created_at: "2026-01-01T00:00:00.000Z",
+  };
+  const parse = (extra: object) => campaignSchema.parse({ ...raw, ...extra }).join_once;
+
+  it("is on by default for a loyalty program only, and as given otherwise", () => {
+    expect(parse({ campaign_type: "LOYALTY_PROGRAM" })).toBe(true);
+    expect(parse({ campaign_type: "DISCOUNT_COUPONS", voucher: { type: "DISCOUNT_VOUCHER" } })).toBe(false);
+    expect(parse({ campaign_type: "LOYALTY_PROGRAM", join_once: false })).toBe(false);
+    expect(
+      parse({ campaign_type: "GIFT_VOUCHERS", voucher: { type: "GIFT_VOUCHER" }, join_once: true }),
+    ).toBe(true);
+  });
+
+  it("refuses a code pattern with no # to fill", () => {
+    const result = campaignSchema.safeParse({
+      ...raw,
+      voucher: { type: "LOYALTY_CARD", code_config: { pattern: "FIXED-CODE" } },
+    });
+    expect(result.error?.issues).toEqual([
+      {
+        code: "custom",
+        path: ["voucher", "code_config", "pattern"],
+        message: "pattern must hold at least one # (a random character)",
+      },
+    ]);
   });
 });
