@@ -138,7 +138,8 @@ function checkRecords(
   let logged = false;
   for (const c of COLLECTION_NAMES)
     checked[c] = (document[c] as unknown[]).map((record, i) => {
-      if (!fromLogs.has(record as object)) return record;
+      // A snapshot's records are objects; anything else a log brought, which no WeakSet can hold, is checked too.
+      if (typeof record === "object" && record !== null && !fromLogs.has(record)) return record;
       logged = true;
       const parsed = parseDocument(RECORD_SCHEMA.get(c) as z.ZodType, record);
       if (!parsed.ok) throw fail([c, i, ...parsed.problem.path], parsed.problem.problem);

@@ -211,6 +211,20 @@ describe("lines that name what is not there", () => {
     refused([project("p"), { o: "rename", p: "p" }], "line 3: not a line of a state snapshot");
   });
 
+  it("a first line that is not a snapshot head of this format", () => {
+    writeFileSync(file, snapshot(1, [project("p")]).replace('"loyalty-mock-state"', '"other-state"'));
+    expect(() => replayState(file)).toThrow(
+      new StateFileError(file, "line 1: not the head of a state snapshot"),
+    );
+  });
+
+  it("in a log, a whole document that is null names its batch", () => {
+    writeFileSync(file, snapshot(1, [project("p")]));
+    writeFileSync(`${file}.log.1`, batch({ o: "state", p: "p", d: null }));
+    expect(() => replayState(file)).toThrow(StateFileError);
+    expect(() => replayState(file)).toThrow(`${file}.log.1: batch ending on line 2: `);
+  });
+
   it("in a log, a line the replay does not know names its batch", () => {
     writeFileSync(file, snapshot(1, [project("p")]));
     writeFileSync(`${file}.log.1`, batch(put("p", customer("cust_a")), { o: "rename", p: "p" }));
@@ -243,6 +257,17 @@ describe("a restart checks each record a log brings, even after a checksummed sn
     await (await start()).close();
     logBatch(put("demo", customer("cust_bad", { email: false })));
     await expect(start()).rejects.toThrow(refusedWith("state: $.customers[5].email"));
+  });
+
+  it("a whole document's record that is not an object, which no other record names", async () => {
+    const first = await start();
+    const exported = await (await fetch(`${first.url}/__mock/projects/demo/state`)).json();
+    await first.close();
+    const at = exported.customers.push(5) - 1;
+    logBatch({ o: "state", p: "demo", d: exported });
+    await expect(start()).rejects.toThrow(
+      new StateFileError(file, `project demo, state: $.customers[${at}]: should be object`),
+    );
   });
 
   it("a project's fixtures (a project created), when its state no longer holds them", async () => {
