@@ -388,7 +388,36 @@ describe("POST /v1/events - refusals change nothing", () => {
         loyalty: { code: "DEMO-HELD-2345" },
       },
       status: 400,
-      expected: { key: "loyalty_card_not_assigned" },
+      expected: {
+        key: "loyalty_card_not_assigned",
+        details: "Loyalty card 'DEMO-HELD-2345' is not held by the event's customer",
+      },
+    },
+    {
+      name: "an open card named for a customer who does not exist yet is refused too",
+      body: {
+        event: "loyalty_bonus",
+        customer: { source_id: "brand-new" },
+        loyalty: { code: "DEMO-V8TK-XZ5F" },
+      },
+      status: 400,
+      expected: {
+        key: "loyalty_card_not_assigned",
+        details: "Loyalty card 'DEMO-V8TK-XZ5F' is not held by the event's customer",
+      },
+    },
+    {
+      name: "a card the customer holds that is not a loyalty card is 400 loyalty_card_not_assigned",
+      body: {
+        event: "loyalty_bonus",
+        customer: { id: "cust_demo_alice" },
+        loyalty: { code: "REF-ALICE" },
+      },
+      status: 400,
+      expected: {
+        key: "loyalty_card_not_assigned",
+        details: "Loyalty card 'REF-ALICE' is not held by customer 'cust_demo_alice'",
+      },
     },
     {
       name: "no credentials is 401",

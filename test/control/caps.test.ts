@@ -135,6 +135,9 @@ describe("EVENT_LIMIT: custom events a project keeps", () => {
     const before = storeSnapshot(world.demo);
     const refused = await track(world, "three@example.com");
     expectCap(refused, 2, "LOYALTY_MOCK_EVENT_LIMIT", "custom events");
+    expect(refused.body.details).toBe(
+      "Project demo already holds the maximum of 2 custom events; LOYALTY_MOCK_EVENT_LIMIT raises the limit",
+    );
     expect(storeSnapshot(world.demo)).toBe(before);
     expect(world.demo.customers.list().some((c) => c.source_id === "three@example.com")).toBe(false);
   });

@@ -150,6 +150,7 @@ describe("event metadata against the event schema", () => {
         tags: { type: "string", array: true, optional: true },
         count: { type: "number", optional: false },
         info: { type: "object", optional: true },
+        infos: { type: "object", array: true, optional: true },
       },
     },
     created_at: "2026-01-01T00:00:00.000Z",
@@ -166,6 +167,10 @@ describe("event metadata against the event schema", () => {
     [{ count: 1, tags: "a" }, "Property .metadata.tags should be array"],
     [{ count: 1, tags: ["a", 2] }, "Property .metadata.tags[1] should be string"],
     [{ count: 1, info: [1] }, "Property .metadata.info should be object"],
+    [{ count: 1, info: "x" }, "Property .metadata.info should be object"],
+    [{ count: 1, infos: [{}, null] }, "Property .metadata.infos[1] should be object"],
+    [{ count: 1, tags: [2, "a"] }, "Property .metadata.tags[0] should be string"],
+    [{ count: Number.POSITIVE_INFINITY }, "Property .metadata.count should be number"],
   ])("%j -> %s", (metadata, problem) => {
     expect(metadataProblem(schema, metadata)).toBe(problem);
   });
