@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { authenticate, stillAuthenticated } from "../../src/domain/auth/authenticate.js";
+import { blockKey, createKey, deleteKey } from "../../src/domain/auth/keys.js";
+import { issueToken } from "../../src/domain/auth/tokens.js";
+import { ApiError } from "../../src/domain/errors.js";
+import { exportProject } from "../../src/domain/projects/state-export.js";
+import { operation } from "../../src/http/operations/table.js";
+import { buildWorld, type World } from "../helpers/world.js";
+
+/**
+ * Authentication through the domain: what a mutation run (docs/internals/testing.md, "Mutation testing") of
+ * src/domain/auth/ found no test to fail on. A request authenticated before a control call (a block, a reset, a
+ * deletion) no longer holds after it; an allow-list of one address allows that address only; a token needs one
+ * of its scopes, not all, among the operation's.
+ */
+
+const locations = operation("getLocation").auth;
+
+function refusal(run: () => unknown): { status: number; details: unknown } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, details: error.details };
+    throw error;
+  }
+  throw new Error("accepted, but should have been refused");
+}
+
+const pair = (world: World, appId: string, appToken: string, ip?: string) =>
+  authenticate(world.registry, { appId, appToken, ...(ip !== undefined && { ip }) }, locations);
+
+describe("an authentication that a control call lands behind", () => {
+  it("holds while nothing changed", () => {
+    const world = buildWorld();
+    expect(stillAuthenticated(world.registry, pair(world, "demo-app-id", "demo-app-token"))).toBe(true);
+  });
+
+  it("does not hold once the key is blocked, the project reset or the project removed", () => {
+    const world = buildWorld();
+    const blocked = pair(world, "demo-app-id", "demo-app-token");
+    blockKey(world.registry, world.demo, "demo-app-id");
+    expect(stillAuthenticated(world.registry, blocked)).toBe(false);
+
+    const reset = pair(world, "other-app-id", "other-app-token");
+    world.registry.reset("other");
+    expect(stillAuthenticated(world.registry, reset)).toBe(false);
+
+    const again = buildWorld();
+    const removed = pair(again, "other-app-id", "other-app-token");
+    again.registry.remove("other");
+    expect(stillAuthenticated(again.registry, removed)).toBe(false);
+  });
+
+  it("with a token, does not hold once the token has expired, and holds until then", () => {
+    const world = buildWorld();
+    const key = world.demo.apiKeys.get("demo-app-id");
+    const { access_token } = issueToken(world.registry, world.demo, key, {
+      grant_type: "client_credentials",
+      scope: "api",
+    });
+    const auth = authenticate(world.registry, { bearer: { value: access_token } }, locations);
+    world.clock.advance(15 * 60 - 1);
+    expect(stillAuthenticated(world.registry, auth)).toBe(true);
+    world.clock.advance(1);
+    expect(stillAuthenticated(world.registry, auth)).toBe(false);
+  });
+});
+
+describe("a key's IP allow-list", () => {
+  it("of one address allows that address only, and no request whose address is unknown", () => {
+    const world = buildWorld();
+    createKey(world.registry, world.demo, {
+      app_id: "one-address",
+      app_token: "one-address-token",
+      permissions: ["api"],
+      ip_allowlist: ["10.0.0.1"],
+    });
+    expect(pair(world, "one-address", "one-address-token", "10.0.0.1").project).toBe(world.demo);
+    expect(refusal(() => pair(world, "one-address", "one-address-token", "10.0.0.2"))).toEqual({
+      status: 403,
+      details: "Requests from 10.0.0.2 are not allowed for this API key",
+    });
+    expect(refusal(() => pair(world, "one-address", "one-address-token", "10.200.0.1"))).toEqual({
+      status: 403,
+      details: "Requests from 10.200.0.1 are not allowed for this API key",
+    });
+    expect(refusal(() => pair(world, "one-address", "one-address-token"))).toEqual({
+      status: 403,
+      details: "Requests from an unknown address are not allowed for this API key",
+    });
+  });
+});
+
+describe("a token's scope", () => {
+  it("needs one of its values among the operation's, not every one", () => {
+    const world = buildWorld();
+    const key = world.demo.apiKeys.get("demo-app-id");
+    const { access_token } = issueToken(world.registry, world.demo, key, {
+      grant_type: "client_credentials",
+      scope: "events locations",
+    });
+    expect(authenticate(world.registry, { bearer: { value: access_token } }, locations).project).toBe(
+      world.demo,
+    );
+  });
+});
+
+describe("blocking a key", () => {
+  it("a second time keeps the time of the first", () => {
+    const world = buildWorld();
+    blockKey(world.registry, world.demo, "demo-app-id");
+    const first = world.demo.apiKeys.get("demo-app-id").blocked_at;
+    world.clock.advance(60);
+    blockKey(world.registry, world.demo, "demo-app-id");
+    expect(world.demo.apiKeys.get("demo-app-id").blocked_at).toBe(first);
+    expect(first).toBe("2026-11-20T10:00:00.000Z");
+  });
+});
+
+describe("revoking a key's tokens", () => {
+  it("keeps a token's earlier revocation time when the key is revoked again later", () => {
+    const world = buildWorld();
+    const key = world.demo.apiKeys.get("demo-app-id");
+    issueToken(world.registry, world.demo, key, { grant_type: "client_credentials", scope: "api" });
+    blockKey(world.registry, world.demo, "demo-app-id");
+    const revokeAt = () => exportProject(world.demo).tokens.map((token) => token.revoke_at);
+    const first = revokeAt();
+    world.clock.advance(30);
+    deleteKey(world.registry, world.demo, "demo-app-id");
+    expect(revokeAt()).toEqual(first);
+    expect(first).toHaveLength(1);
+    expect(first[0]).not.toBeNull();
+  });
+});
