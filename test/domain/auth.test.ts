@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { attribute } from "../../src/domain/auth/attribution.js";
 import { authenticate, stillAuthenticated } from "../../src/domain/auth/authenticate.js";
 import { blockKey, createKey, deleteKey } from "../../src/domain/auth/keys.js";
 import { issueToken } from "../../src/domain/auth/tokens.js";
@@ -130,5 +131,66 @@ describe("revoking a key's tokens", () => {
     expect(revokeAt()).toEqual(first);
     expect(first).toHaveLength(1);
     expect(first[0]).not.toBeNull();
+  });
+});
+
+describe("keys and tokens as the project keeps them", () => {
+  it("a second key under an app id the project has is refused, naming it", () => {
+    const world = buildWorld();
+    expect(refusal(() => createKey(world.registry, world.demo, { app_id: "demo-app-id" }))).toEqual({
+      status: 409,
+      details: "App id demo-app-id is used by another key",
+    });
+  });
+
+  it("a token keeps its key's permissions and allow-list, and its scope values split on any run of spaces", () => {
+    const world = buildWorld();
+    const key = createKey(world.registry, world.demo, {
+      app_id: "listed",
+      app_token: "listed-token",
+      permissions: ["api", "locations"],
+      ip_allowlist: ["10.0.0.0/8"],
+    });
+    const issued = issueToken(world.registry, world.demo, key, {
+      grant_type: "client_credentials",
+      scope: "api  locations",
+    });
+    const exported = exportProject(world.demo).tokens.find(
+      (token) => token.access_token === issued.access_token,
+    );
+    expect(exported).toMatchObject({
+      scope: ["api", "locations"],
+      permissions: ["api", "locations"],
+      ip_allowlist: ["10.0.0.0/8"],
+    });
+  });
+
+  it("an expired token stays in the project's state until the cap needs its room", () => {
+    const world = buildWorld();
+    const key = world.demo.apiKeys.get("demo-app-id");
+    const request = { grant_type: "client_credentials", scope: "api" } as const;
+    issueToken(world.registry, world.demo, key, request);
+    world.clock.advance(16 * 60);
+    issueToken(world.registry, world.demo, key, request);
+    expect(exportProject(world.demo).tokens).toHaveLength(2);
+  });
+});
+
+describe("attributing a request to a project", () => {
+  it("is verified for an active key's pair or a valid token, and not for a blocked key's", () => {
+    const world = buildWorld();
+    const key = world.demo.apiKeys.get("demo-app-id");
+    const { access_token } = issueToken(world.registry, world.demo, key, {
+      grant_type: "client_credentials",
+      scope: "api",
+    });
+    const credentials = { appId: "demo-app-id", appToken: "demo-app-token" };
+    expect(attribute(world.registry, credentials)).toEqual({ project: world.demo, verified: true });
+    expect(attribute(world.registry, { bearer: { value: access_token } })).toEqual({
+      project: world.demo,
+      verified: true,
+    });
+    blockKey(world.registry, world.demo, "demo-app-id");
+    expect(attribute(world.registry, credentials)).toEqual({ project: world.demo, verified: false });
   });
 });
