@@ -277,3 +277,43 @@ describe("a restart checks each record a log brings, even after a checksummed sn
     await expect(start()).rejects.toThrow(refusedWith("fixtures: $.customers[0].name"));
   });
 });
+
+describe("a token revoked in place, across a restart", () => {
+  it("keeps its place among the project's tokens", async () => {
+    const server = await startServer({ port: 0, stateFile: file, stateSync: "always" });
+    running.push(server);
+    const post = (path: string, headers: Record<string, string> = {}, body?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: {
+          ...headers,
+          ...(body !== undefined && { "Content-Type": "application/x-www-form-urlencoded" }),
+        },
+        ...(body !== undefined && { body }),
+      });
+    const other = await (
+      await fetch(`${server.url}/__mock/projects/demo/keys`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "second", permissions: ["api"] }),
+      })
+    ).json();
+    const form = "grant_type=client_credentials&scope=api";
+    for (const [appId, appToken] of [
+      ["demo-app-id", "demo-app-token"],
+      [other.app_id, other.app_token],
+    ])
+      expect(
+        (await post("/v1/oauth/token", { "X-App-Id": appId, "X-App-Token": appToken }, form)).status,
+      ).toBe(200);
+    expect((await post("/__mock/projects/demo/keys/demo-app-id/block")).status).toBe(200);
+    const tokens = async (running: RunningServer) =>
+      (await (await fetch(`${running.url}/__mock/projects/demo/state`)).json()).tokens;
+    const before = await tokens(server);
+    expect(before.map((token: { app_id: string }) => token.app_id)).toEqual(["demo-app-id", other.app_id]);
+    await server.close();
+    const again = await startServer({ port: 0, stateFile: file, stateSync: "always" });
+    running.push(again);
+    expect(await tokens(again)).toEqual(before);
+  });
+});
