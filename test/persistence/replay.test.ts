@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/index.js";
 import { logFilesOf, replayState } from "../../src/persistence/replay.js";
 import { StateFileError } from "../../src/persistence/state-file.js";
+import { useStateFileServers } from "../helpers/state-file.js";
 
 /**
  * The replay of a state file written by hand, line by line: which log files belong to it and in what order, which
@@ -15,17 +15,7 @@ import { StateFileError } from "../../src/persistence/state-file.js";
  * (docs/internals/testing.md, "Mutation testing") found no test to fail on.
  */
 
-let dir: string;
-let file: string;
-const running: RunningServer[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "loyalty-mock-replay-"));
-  file = join(dir, "state.json");
-});
-afterEach(async () => {
-  for (const server of running.splice(0)) await server.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const disk = useStateFileServers("replay");
 
 const HEAD = {
   o: "snapshot",
@@ -63,7 +53,7 @@ function customersOf(
   return (project.state as unknown as { customers: { id: string; metadata?: object }[] }).customers;
 }
 
-describe("the log files of a state file", () => {
+describe("the log files of a state disk.file", () => {
   it("are the files named <name>.log.<digits>, in the order of their generation", () => {
     for (const name of [
       "state.json",
@@ -80,42 +70,42 @@ describe("the log files of a state file", () => {
       "state.json.log.",
       "other.json.log.4",
     ])
-      writeFileSync(join(dir, name), "");
-    expect(logFilesOf(file)).toEqual(
-      [1, 2, 3, 9, 10, 11, 100].map((gen) => ({ gen, path: join(dir, `state.json.log.${gen}`) })),
+      writeFileSync(join(disk.dir, name), "");
+    expect(logFilesOf(disk.file)).toEqual(
+      [1, 2, 3, 9, 10, 11, 100].map((gen) => ({ gen, path: join(disk.dir, `state.json.log.${gen}`) })),
     );
   });
 
   it("are none when the folder cannot be read", () => {
-    expect(logFilesOf(join(dir, "missing", "state.json"))).toEqual([]);
+    expect(logFilesOf(join(disk.dir, "missing", "state.json"))).toEqual([]);
   });
 });
 
 describe("replaying a snapshot and its logs", () => {
   it("replays the logs from the snapshot's generation on, in order, and reports the newest and their bytes", () => {
-    writeFileSync(file, snapshot(3, [project("p"), put("p", customer("cust_a"))]));
+    writeFileSync(disk.file, snapshot(3, [project("p"), put("p", customer("cust_a"))]));
     // A log older than the snapshot is covered by it (a compaction left it behind): replaying it would drop p.
-    writeFileSync(`${file}.log.2`, batch({ o: "drop", p: "p" }));
-    writeFileSync(`${file}.log.3`, batch(put("p", customer("cust_b"))));
+    writeFileSync(`${disk.file}.log.2`, batch({ o: "drop", p: "p" }));
+    writeFileSync(`${disk.file}.log.3`, batch(put("p", customer("cust_b"))));
     writeFileSync(
-      `${file}.log.5`,
+      `${disk.file}.log.5`,
       batch(put("p", customer("cust_b", { name: "B" })), put("p", customer("cust_c"))),
     );
-    const replayed = replayState(file);
+    const replayed = replayState(disk.file);
     expect(customersOf(replayed)).toEqual([
       customer("cust_a"),
       customer("cust_b", { name: "B" }),
       customer("cust_c"),
     ]);
     expect(replayed.gen).toBe(5);
-    expect(replayed.logBytes).toBe(statSync(`${file}.log.3`).size + statSync(`${file}.log.5`).size);
+    expect(replayed.logBytes).toBe(statSync(`${disk.file}.log.3`).size + statSync(`${disk.file}.log.5`).size);
     expect(replayed.checksummed).toBe(true);
   });
 
   it("reports the snapshot's generation when no log is newer, and no checksum when the end line has none", () => {
-    writeFileSync(file, snapshot(4, [project("p")], false));
-    writeFileSync(`${file}.log.1`, batch({ o: "drop", p: "p" }));
-    const replayed = replayState(file);
+    writeFileSync(disk.file, snapshot(4, [project("p")], false));
+    writeFileSync(`${disk.file}.log.1`, batch({ o: "drop", p: "p" }));
+    const replayed = replayState(disk.file);
     expect(replayed.projects).toHaveLength(1);
     expect(replayed).toMatchObject({ gen: 4, logBytes: 0, checksummed: false });
   });
@@ -123,7 +113,7 @@ describe("replaying a snapshot and its logs", () => {
   it("shares a record's values with the one before it in the same project's collection only", () => {
     const meta = { metadata: { tier: "gold" } };
     writeFileSync(
-      file,
+      disk.file,
       snapshot(1, [
         project("p"),
         project("q"),
@@ -132,7 +122,7 @@ describe("replaying a snapshot and its logs", () => {
         put("p", customer("cust_b", meta)),
       ]),
     );
-    const replayed = replayState(file);
+    const replayed = replayState(disk.file);
     const [a, b] = customersOf(replayed, 0);
     const [q] = customersOf(replayed, 1);
     expect(b?.metadata).toEqual({ tier: "gold" });
@@ -161,31 +151,34 @@ describe("a snapshot's checksum over more than one read", () => {
 
   it("matches when the end line starts the second read", () => {
     const lines = padded(READ - 10);
-    writeFileSync(file, snapshot(1, lines));
+    writeFileSync(disk.file, snapshot(1, lines));
     expect(snapshot(1, lines).indexOf('{"o":"end"')).toBe(READ - 10);
-    expect(replayState(file)).toMatchObject({ checksummed: true, gen: 1 });
+    expect(replayState(disk.file)).toMatchObject({ checksummed: true, gen: 1 });
   });
 
   it("matches when the end line is inside the second read", () => {
-    writeFileSync(file, snapshot(1, padded(READ + 1000)));
-    expect(replayState(file)).toMatchObject({ checksummed: true, gen: 1 });
+    writeFileSync(disk.file, snapshot(1, padded(READ + 1000)));
+    expect(replayState(disk.file)).toMatchObject({ checksummed: true, gen: 1 });
   });
 
   it("does not match when a byte of the first read changed", () => {
     const good = snapshot(1, padded(READ + 1000));
     const changed = good.replace('"pad":"x', '"pad":"y');
-    writeFileSync(file, changed);
+    writeFileSync(disk.file, changed);
     const end = changed.slice(0, -1).split("\n").length;
-    expect(() => replayState(file)).toThrow(
-      new StateFileError(file, `line ${end}: the snapshot does not match its checksum (damaged or edited)`),
+    expect(() => replayState(disk.file)).toThrow(
+      new StateFileError(
+        disk.file,
+        `line ${end}: the snapshot does not match its checksum (damaged or edited)`,
+      ),
     );
   });
 });
 
 describe("lines that name what is not there", () => {
   const refused = (lines: object[], problem: string) => {
-    writeFileSync(file, snapshot(1, lines, false));
-    expect(() => replayState(file)).toThrow(new StateFileError(file, problem));
+    writeFileSync(disk.file, snapshot(1, lines, false));
+    expect(() => replayState(disk.file)).toThrow(new StateFileError(disk.file, problem));
   };
 
   it("a fixture record past the fixtures' end, or of a collection there is none of", () => {
@@ -212,37 +205,37 @@ describe("lines that name what is not there", () => {
   });
 
   it("a first line that is not a snapshot head of this format", () => {
-    writeFileSync(file, snapshot(1, [project("p")]).replace('"loyalty-mock-state"', '"other-state"'));
-    expect(() => replayState(file)).toThrow(
-      new StateFileError(file, "line 1: not the head of a state snapshot"),
+    writeFileSync(disk.file, snapshot(1, [project("p")]).replace('"loyalty-mock-state"', '"other-state"'));
+    expect(() => replayState(disk.file)).toThrow(
+      new StateFileError(disk.file, "line 1: not the head of a state snapshot"),
     );
   });
 
   it("in a log, a whole document that is null names its batch", () => {
-    writeFileSync(file, snapshot(1, [project("p")]));
-    writeFileSync(`${file}.log.1`, batch({ o: "state", p: "p", d: null }));
-    expect(() => replayState(file)).toThrow(StateFileError);
-    expect(() => replayState(file)).toThrow(`${file}.log.1: batch ending on line 2: `);
+    writeFileSync(disk.file, snapshot(1, [project("p")]));
+    writeFileSync(`${disk.file}.log.1`, batch({ o: "state", p: "p", d: null }));
+    expect(() => replayState(disk.file)).toThrow(StateFileError);
+    expect(() => replayState(disk.file)).toThrow(`${disk.file}.log.1: batch ending on line 2: `);
   });
 
   it("in a log, a line the replay does not know names its batch", () => {
-    writeFileSync(file, snapshot(1, [project("p")]));
-    writeFileSync(`${file}.log.1`, batch(put("p", customer("cust_a")), { o: "rename", p: "p" }));
-    expect(() => replayState(file)).toThrow(
-      new StateFileError(`${file}.log.1`, 'batch ending on line 3: unknown line "rename"'),
+    writeFileSync(disk.file, snapshot(1, [project("p")]));
+    writeFileSync(`${disk.file}.log.1`, batch(put("p", customer("cust_a")), { o: "rename", p: "p" }));
+    expect(() => replayState(disk.file)).toThrow(
+      new StateFileError(`${disk.file}.log.1`, 'batch ending on line 3: unknown line "rename"'),
     );
   });
 });
 
 describe("a restart checks each record a log brings, even after a checksummed snapshot", () => {
   const start = async () => {
-    const server = await startServer({ port: 0, stateFile: file, stateSync: "always" });
-    running.push(server);
+    const server = await disk.start({ stateSync: "always" });
     return server;
   };
   const logBatch = (...lines: object[]) =>
-    appendFileSync(logFilesOf(file).at(-1)?.path as string, batch(...lines));
-  const refusedWith = (where: string) => new StateFileError(file, `project demo, ${where}: should be string`);
+    appendFileSync(logFilesOf(disk.file).at(-1)?.path as string, batch(...lines));
+  const refusedWith = (where: string) =>
+    new StateFileError(disk.file, `project demo, ${where}: should be string`);
 
   it("a whole document's records (a PUT of the state)", async () => {
     const first = await start();
@@ -266,7 +259,7 @@ describe("a restart checks each record a log brings, even after a checksummed sn
     const at = exported.customers.push(5) - 1;
     logBatch({ o: "state", p: "demo", d: exported });
     await expect(start()).rejects.toThrow(
-      new StateFileError(file, `project demo, state: $.customers[${at}]: should be object`),
+      new StateFileError(disk.file, `project demo, state: $.customers[${at}]: should be object`),
     );
   });
 
@@ -280,8 +273,7 @@ describe("a restart checks each record a log brings, even after a checksummed sn
 
 describe("a token revoked in place, across a restart", () => {
   it("keeps its place among the project's tokens", async () => {
-    const server = await startServer({ port: 0, stateFile: file, stateSync: "always" });
-    running.push(server);
+    const server = await disk.start({ stateSync: "always" });
     const post = (path: string, headers: Record<string, string> = {}, body?: string) =>
       fetch(`${server.url}${path}`, {
         method: "POST",
@@ -307,13 +299,12 @@ describe("a token revoked in place, across a restart", () => {
         (await post("/v1/oauth/token", { "X-App-Id": appId, "X-App-Token": appToken }, form)).status,
       ).toBe(200);
     expect((await post("/__mock/projects/demo/keys/demo-app-id/block")).status).toBe(200);
-    const tokens = async (running: RunningServer) =>
-      (await (await fetch(`${running.url}/__mock/projects/demo/state`)).json()).tokens;
+    const tokens = async (server: RunningServer) =>
+      (await (await fetch(`${server.url}/__mock/projects/demo/state`)).json()).tokens;
     const before = await tokens(server);
     expect(before.map((token: { app_id: string }) => token.app_id)).toEqual(["demo-app-id", other.app_id]);
     await server.close();
-    const again = await startServer({ port: 0, stateFile: file, stateSync: "always" });
-    running.push(again);
+    const again = await disk.start({ stateSync: "always" });
     expect(await tokens(again)).toEqual(before);
   });
 });
