@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { campaignSchema } from "../../src/domain/campaigns/campaign.js";
 import { codeSpace, generateCode } from "../../src/domain/vouchers/code-generator.js";
@@ -195,5 +196,85 @@ describe("VoucherStore: where a card sits after an update", () => {
     store.put({ ...stored(store, "v_a"), holder_id: null, active: false });
     expect(store.heldBy("cust_1")).toEqual([]);
     expect(openIds(store)).toEqual([]);
+  });
+  it("a card moved away and back, or deleted and made again, comes last, and only once", () => {
+    const store = storeOf(leanCard("v_a"), leanCard("v_b"), leanCard("v_c"));
+    store.put({ ...stored(store, "v_a"), campaign_id: "camp_y" });
+    store.put({ ...stored(store, "v_a"), campaign_id: "camp_x" });
+    expect(openIds(store)).toEqual(["v_b", "v_c", "v_a"]);
+    expect(openIds(store, "camp_y")).toEqual([]);
+    store.delete("v_b");
+    expect(openIds(store)).toEqual(["v_c", "v_a"]);
+    store.put(leanCard("v_b"));
+    expect(openIds(store)).toEqual(["v_c", "v_a", "v_b"]);
+  });
+
+  it("a card handed out, let go and put back unpublished comes last, after the head moved past it", () => {
+    const store = storeOf(leanCard("v_a"), leanCard("v_b"), leanCard("v_c"));
+    const first = store.firstOpenCard("camp_x", () => true);
+    store.put({
+      ...(first as Voucher),
+      holder_id: "cust_1",
+      publish: { ...(first as Voucher).publish, count: 1 },
+    });
+    expect(openIds(store)).toEqual(["v_b", "v_c"]);
+    store.put({ ...leanCard("v_a"), holder_id: null });
+    expect(openIds(store)).toEqual(["v_b", "v_c", "v_a"]);
+    expect(store.firstOpenCard("camp_x", () => true)?.id).toBe("v_b");
+  });
+
+  it("keeps the open cards in the order an insertion-ordered set of ids would, under any writes", () => {
+    // The reference: a Set per campaign, deleted from when a card leaves and added to when it comes.
+    const write = fc.tuple(
+      fc.constantFrom("hold", "release", "off", "on", "move", "delete", "take", "touch"),
+      fc.integer({ min: 0, max: 59 }),
+    );
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 300 }), (writes) => {
+        const cards = Array.from({ length: 40 }, (_, i) =>
+          leanCard(`v_${i}`, { campaign_id: i % 3 ? "camp_x" : "camp_y" }),
+        );
+        const store = storeOf(...cards);
+        const model = new Map<string, VoucherInput>(cards.map((card) => [card.id, card]));
+        const open = (card: VoucherInput) => card.active && !card.holder_id && !card.publish;
+        const order = new Map([
+          ["camp_x", new Set<string>()],
+          ["camp_y", new Set<string>()],
+        ]);
+        for (const card of cards) if (open(card)) order.get(card.campaign_id)?.add(card.id);
+        const apply = (id: string, next: VoucherInput | undefined) => {
+          const before = model.get(id);
+          const stays =
+            before && next && open(before) && open(next) && before.campaign_id === next.campaign_id;
+          if (before && !stays) order.get(before.campaign_id)?.delete(id);
+          if (next && !stays && open(next)) order.get(next.campaign_id)?.add(id);
+          if (next) {
+            model.set(id, next);
+            store.put(next);
+          } else {
+            model.delete(id);
+            store.delete(id);
+          }
+        };
+        for (const [kind, n] of writes) {
+          const id = kind === "take" ? (openIds(store)[0] ?? "v_0") : `v_${n}`;
+          const card = model.get(id) ?? leanCard(id);
+          const next: Record<string, VoucherInput | undefined> = {
+            hold: { ...card, holder_id: "cust_1" },
+            take: { ...card, holder_id: "cust_2" },
+            release: { ...card, holder_id: null },
+            off: { ...card, active: false },
+            on: { ...card, active: true },
+            move: { ...card, campaign_id: card.campaign_id === "camp_x" ? "camp_y" : "camp_x" },
+            touch: { ...card, metadata: { n } },
+            delete: undefined,
+          };
+          apply(id, next[kind]);
+        }
+        expect(openIds(store, "camp_x")).toEqual([...(order.get("camp_x") ?? [])]);
+        expect(openIds(store, "camp_y")).toEqual([...(order.get("camp_y") ?? [])]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

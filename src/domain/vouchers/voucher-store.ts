@@ -16,8 +16,12 @@ import { completeVoucher, publishCount, type Voucher, type VoucherInput } from "
 export class VoucherStore extends RecordStore<VoucherInput> {
   readonly #byCode = this.index((voucher) => voucher.code);
   readonly #campaigns: CampaignLookup;
-  /** campaign id -> ids of its active, unpublished cards, in the order they were stored. */
-  readonly #open = new Map<string, IdQueue>();
+  /**
+   * campaign id -> its active, unpublished cards, in the order they were stored. A queue asks the store whether a
+   * card is still one of them, so a card leaves its queue by being put or deleted here, and `put` only queues one
+   * that comes to be open (see IdQueue).
+   */
+  readonly #open = new Map<string, IdQueue<VoucherInput>>();
   /** customer id -> ids of the vouchers they hold. */
   readonly #held = new Map<string, Set<string>>();
 
@@ -28,16 +32,15 @@ export class VoucherStore extends RecordStore<VoucherInput> {
     // card is queued without a membership lookup, and its campaign's queue looked up only when the campaign
     // changes (two million map lookups less for a million-card campaign, at every start and restart).
     let campaign: string | undefined;
-    let queue: IdQueue | undefined;
+    let queue: IdQueue<VoucherInput> | undefined;
     for (const voucher of super.values()) {
       if (voucher.holder_id || !isOpen(voucher)) this.#track(voucher);
       else {
         if (queue === undefined || voucher.campaign_id !== campaign) {
           campaign = voucher.campaign_id;
-          queue = this.#open.get(campaign) ?? newQueue();
-          this.#open.set(campaign, queue);
+          queue = this.#queueOf(campaign);
         }
-        queue.addNew(voucher.id);
+        queue.seed(voucher.id);
       }
     }
   }
@@ -96,10 +99,7 @@ export class VoucherStore extends RecordStore<VoucherInput> {
    * completed. The cost is the cards skipped (ones outside their validity window), never the size of the campaign.
    */
   firstOpenCard(campaignId: string, usable: (card: VoucherInput) => boolean): Voucher | undefined {
-    for (const id of this.#open.get(campaignId) ?? []) {
-      const card = super.find(id);
-      if (card && usable(card)) return this.#complete(card);
-    }
+    for (const card of this.#open.get(campaignId) ?? []) if (usable(card)) return this.#complete(card);
     return undefined;
   }
 
@@ -119,12 +119,24 @@ export class VoucherStore extends RecordStore<VoucherInput> {
 
   #track(voucher: VoucherInput): void {
     if (voucher.holder_id) addTo(this.#held, voucher.holder_id, voucher.id, newSet);
-    else if (isOpen(voucher)) addTo(this.#open, voucher.campaign_id, voucher.id, newQueue);
+    else if (isOpen(voucher)) this.#queueOf(voucher.campaign_id).add(voucher.id);
   }
 
+  /** Takes a card out of its customer's list; a card leaves its open queue by itself (see #open). */
   #untrack(voucher: VoucherInput): void {
     if (voucher.holder_id) this.#held.get(voucher.holder_id)?.delete(voucher.id);
-    this.#open.get(voucher.campaign_id)?.delete(voucher.id);
+  }
+
+  #queueOf(campaignId: string): IdQueue<VoucherInput> {
+    let queue = this.#open.get(campaignId);
+    if (!queue) {
+      queue = new IdQueue((id) => {
+        const card = this.stored(id);
+        return card && isOpen(card) && card.campaign_id === campaignId ? card : undefined;
+      });
+      this.#open.set(campaignId, queue);
+    }
+    return queue;
   }
 }
 
@@ -143,7 +155,6 @@ function samePlace(a: VoucherInput, b: VoucherInput): boolean {
 }
 
 const newSet = () => new Set<string>();
-const newQueue = () => new IdQueue();
 
 function addTo<C extends { add(id: string): unknown }>(
   map: Map<string, C>,
