@@ -58,8 +58,12 @@ export async function call(
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-/** Waits (at most `ms`) for the page to show `text` inside `selector`; the text it shows otherwise, on failure. */
-export async function seen(page: Page, selector: string, text: string | RegExp, ms = 1000): Promise<void> {
+/**
+ * Waits (at most `ms`) for the page to show `text` inside `selector`; the text it shows otherwise, on failure. The
+ * wait ends as soon as the text shows, so its limit is generous: a guard against a page that never shows it, at
+ * least ten times what showing it takes on a busy machine, never a bound on how fast it shows (a bench's job).
+ */
+export async function seen(page: Page, selector: string, text: string | RegExp, ms = 10_000): Promise<void> {
   const pattern = typeof text === "string" ? text : text.source;
   const flags = typeof text === "string" ? "" : text.flags;
   try {

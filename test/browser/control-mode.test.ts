@@ -20,7 +20,7 @@ describe("the dashboard's header", () => {
   it("says the control API is open when the server has no admin token", async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/__mock/ui/#demo`);
-    await seen(page, "#control-mode", "Control API: open (no admin token)", 5000);
+    await seen(page, "#control-mode", "Control API: open (no admin token)", 10_000);
     await page.close();
   });
 });

@@ -58,14 +58,14 @@ async function open(view: string, large = false): Promise<void> {
     localStorage.setItem("loyalty-mock-large-type", on ? "1" : "");
     document.documentElement.classList.toggle("large", on);
   }, large);
-  await seen(page, "#feed-status", "Live", 5000);
+  await seen(page, "#feed-status", "Live", 10_000);
   const ready: Record<string, string> = {
     overview: "#stat-members",
     customer: "#customer-name",
     activity: "#activity li",
     data: "#members tbody tr",
   };
-  await page.waitForSelector(ready[view] as string, { timeout: 5000 });
+  await page.waitForSelector(ready[view] as string, { timeout: 10_000 });
 }
 
 /** Page overflow, and each table wider than the panel it is in (by the pixels it sticks out). */
@@ -106,7 +106,7 @@ describe("the audience views", () => {
     await open("overview");
     await page.fill("#snapshot-name", "start");
     await page.click("#save-snapshot");
-    await seen(page, "#snapshot-pick", "start", 3000);
+    await seen(page, "#snapshot-pick", "start", 10_000);
     const list = await api("GET", "/__mock/projects/demo/snapshots");
     expect(list.body.snapshots.map((s: { name: string }) => s.name)).toEqual(["start"]);
   });
@@ -119,14 +119,14 @@ describe("the audience views", () => {
     await page.click("#play");
     await seen(page, "#play-status", 'Played "A customer\'s first month": all 21 steps', 15_000);
     const overview = (await api("GET", "/__mock/projects/demo/overview")).body;
-    await seen(page, "#stat-members", overview.members.toLocaleString("en"), 3000);
+    await seen(page, "#stat-members", overview.members.toLocaleString("en"), 10_000);
     await page.waitForFunction(
       (total) => {
         const cells = [...document.querySelectorAll("#points-chart tbody tr:last-child td")];
         return cells[0]?.getAttribute("data-value") === String(total);
       },
       overview.points_issued,
-      { timeout: 3000 },
+      { timeout: 10_000 },
     );
     const series = overview.points_over_time as { total: number; earned: number }[];
     const numbers = await chartNumbers("points-chart");
@@ -145,15 +145,15 @@ describe("the audience views", () => {
     await page.waitForFunction(
       () => document.querySelector("#tiers-lts_d0000000000000001 table")?.textContent?.includes("Gold"),
       null,
-      { timeout: 3000 },
+      { timeout: 10_000 },
     );
   });
 
   it("live activity: sentences with people's names, newest first, failures plainly", async () => {
     await open("activity");
-    await seen(page, "#activity li:first-child", "Incentive 50 bonus points (draft) was deleted", 3000);
-    await seen(page, "#activity", "Zofia Lis earned 250 points for loyalty_bonus", 1000);
-    await seen(page, "#activity", /Zofia Lis joined Demo Loyalty Program with card DEMO-/, 1000);
+    await seen(page, "#activity li:first-child", "Incentive 50 bonus points (draft) was deleted", 10_000);
+    await seen(page, "#activity", "Zofia Lis earned 250 points for loyalty_bonus", 10_000);
+    await seen(page, "#activity", /Zofia Lis joined Demo Loyalty Program with card DEMO-/, 10_000);
     // Playing it again fails at its first step: shown plainly, and named by the play status.
     await page.selectOption("#scenario-pick", "first-month");
     await page.click("#play");
@@ -162,13 +162,13 @@ describe("the audience views", () => {
       page,
       "#activity li.failed:first-child",
       "Failed: Zofia Lis could not join Demo Loyalty Program",
-      3000,
+      10_000,
     );
   });
 
   it("the data view names the customer beside each event, the id secondary", async () => {
     await open("data");
-    await seen(page, "#events .timeline li:first-child", /loyalty_bonus by Zofia Lis cust_\w+/, 3000);
+    await seen(page, "#events .timeline li:first-child", /loyalty_bonus by Zofia Lis cust_\w+/, 10_000);
     const title = await page.$eval("#events .timeline li:first-child .id", (el) => el.getAttribute("title"));
     expect(title).toMatch(/^cust_/);
   });
@@ -177,18 +177,18 @@ describe("the audience views", () => {
     await open("customer");
     await page.fill("#customer-search", "zofia.lis@example.com");
     await page.click("#customer form button");
-    await seen(page, "#customer-name", "Zofia Lis", 3000);
+    await seen(page, "#customer-name", "Zofia Lis", 10_000);
     const zofia = (await api("GET", "/__mock/projects/demo/customers?source_id=zofia.lis@example.com")).body
       .customers[0];
     const story = (await api("GET", `/__mock/projects/demo/customers/${zofia.id}/story`)).body;
     const card = story.cards[0];
-    await seen(page, `[data-card="${card.code}"] .points`, card.points.toLocaleString("en"), 3000);
-    await seen(page, ".progress-list", "Demo Tiers: Silver, 3,900 points to Gold", 1000);
+    await seen(page, `[data-card="${card.code}"] .points`, card.points.toLocaleString("en"), 10_000);
+    await seen(page, ".progress-list", "Demo Tiers: Silver, 3,900 points to Gold", 10_000);
     expect(await page.$eval(".progress-list progress", (p) => (p as HTMLProgressElement).value)).toBe(2);
     expect((await chartNumbers("balance-chart")).map(([balance]) => balance)).toEqual(
       card.balance_over_time.map((b: { balance: number }) => b.balance),
     );
-    await seen(page, ".timeline", "Earned 100 points for user_subscribed", 1000);
+    await seen(page, ".timeline", "Earned 100 points for user_subscribed", 10_000);
   });
 
   it("Reset demo restores the chosen snapshot, and the charts go back with it", async () => {
@@ -196,17 +196,17 @@ describe("the audience views", () => {
     await open("overview");
     await page.selectOption("#snapshot-pick", "start");
     await page.click("#reset-demo");
-    await seen(page, "#feed-status", "Demo reset to snapshot start.", 3000);
+    await seen(page, "#feed-status", "Demo reset to snapshot start.", 10_000);
     const overview = (await api("GET", "/__mock/projects/demo/overview")).body;
     expect(overview.now.slice(0, 16)).toBe(saved.clock.now.slice(0, 16));
     expect(overview.customers).toBe(saved.counts.customers);
-    await seen(page, "#stat-customers", String(saved.counts.customers), 3000);
+    await seen(page, "#stat-customers", String(saved.counts.customers), 10_000);
     await page.waitForFunction(
       (total) =>
         document.querySelector("#points-chart tbody tr:last-child td")?.getAttribute("data-value") ===
         String(total),
       overview.points_issued,
-      { timeout: 3000 },
+      { timeout: 10_000 },
     );
   });
 
@@ -221,13 +221,13 @@ describe("the audience views", () => {
     );
     expect(played.stdout).toMatch(/Done: 174 steps played\.\n$/);
     const overview = (await api("GET", "/__mock/projects/demo/overview")).body;
-    await seen(page, "#stat-members", overview.members.toLocaleString("en"), 3000);
+    await seen(page, "#stat-members", overview.members.toLocaleString("en"), 10_000);
     await page.waitForFunction(
       (total) =>
         document.querySelector("#points-chart tbody tr:last-child td")?.getAttribute("data-value") ===
         String(total),
       overview.points_issued,
-      { timeout: 3000 },
+      { timeout: 10_000 },
     );
     expect(await drawn("points-chart")).not.toEqual(points);
     expect(await drawn("tiers-lts_d0000000000000001")).not.toEqual(tiers);
@@ -241,7 +241,7 @@ describe("the audience views", () => {
       if (view === "customer") {
         await page.fill("#customer-search", "maja.nowicka@example.com");
         await page.click("#customer form button");
-        await seen(page, "#customer-name", "Maja Nowicka", 3000);
+        await seen(page, "#customer-name", "Maja Nowicka", 10_000);
       }
       const png = await page.screenshot({ fullPage: false });
       expect(png.length).toBeGreaterThan(10_000);
