@@ -69,8 +69,6 @@ export class ProjectRegistry {
     defaults: ProjectDefaults;
     documents?: ProjectDocument[];
     send?: Send;
-    /** How long the live feed gathers changes before telling them (default 100 ms). */
-    feedDelayMs?: number;
     /** Every value made up follows from this (per project, see Project.ids); without it, the CSPRNG. */
     seed?: string | undefined;
     /** Every project's clock starts at this moment (ms since the epoch) and stands still until moved. */
@@ -82,7 +80,7 @@ export class ProjectRegistry {
     this.ids = idSourceFor(options.seed, "server");
     this.#seeded = options.seed !== undefined;
     this.defaults = { ...options.defaults };
-    this.feed = new ChangeFeed(options.feedDelayMs === undefined ? {} : { delayMs: options.feedDelayMs });
+    this.feed = new ChangeFeed();
     // A delivery made or answered is news for the dashboard's webhooks panel.
     this.dispatcher = new WebhookDispatcher(this.defaults.webhooks, options.send, (projectId) =>
       this.feed.announce(projectId, "webhooks"),
