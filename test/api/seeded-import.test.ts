@@ -135,3 +135,42 @@ describe("a seeded import never makes an id it brought in (issue 38)", () => {
     }
   });
 });
+
+/**
+ * The branch an import draws from is named by the document's fingerprint (id-streams.ts): every value a stream
+ * could have made that the document holds, collection by collection. Pinned, as the values a suite records after
+ * an import stay the same from release to release; the second test's customers pass one batch of hashing.
+ */
+describe("the ids after an import are pinned", () => {
+  it("importing the project's own export, taken after one member joined", async () => {
+    const { app } = seededApp();
+    await join(app, "first-customer");
+    const exported = await exportOf(app);
+    await control(app, { method: "POST", path: "/__mock/projects/demo/reset" });
+    await importInto(app, exported);
+    const member = (await join(app, "second-customer")).body as Member;
+    expect([member.holder_id, member.id, member.code]).toEqual([
+      "cust_L5Gxp4Bj77BbDfNtIledM6JT",
+      "v_yAvEZN9TqnTS6UOus048vG3H",
+      "DEMO-KE62-2DGD",
+    ]);
+  });
+
+  it("importing a state with more customers than one batch of hashing (4096)", async () => {
+    const { app } = seededApp();
+    const exported = (await exportOf(app)) as { customers: Record<string, unknown>[] };
+    const [model] = exported.customers;
+    const customers = Array.from({ length: 4097 }, (_, i) => ({
+      ...model,
+      id: `cust_bulk${String(i).padStart(5, "0")}`,
+      source_id: `bulk-${i}`,
+    }));
+    await importInto(app, { ...exported, customers: [...exported.customers, ...customers] });
+    const member = (await join(app, "new-customer")).body as Member;
+    expect([member.holder_id, member.id, member.code]).toEqual([
+      "cust_2YBa0Heqdwm5dUQrgxFZBzui",
+      "v_185xlMMyDxJe7ilc7DJu86Ct",
+      "DEMO-V8TK-XZ5F",
+    ]);
+  });
+});

@@ -88,3 +88,50 @@ describe("seeded generators are per project", () => {
     expect((await token(a.app, DEMO_KEYS)).token).not.toBe((await token(b.app, DEMO_KEYS)).token);
   });
 });
+
+/**
+ * A seed's values are part of what a suite records (an id in a snapshot, a code in a fixture of its own): they stay
+ * the same from release to release, so these are pinned. Each stream has its name: the server's, a created
+ * project's, a project's own.
+ */
+describe("a seed's values are pinned", () => {
+  it("the server's stream makes a template copy's id when the request has no seed", async () => {
+    const { app } = seededApp({ seed: "pinned" });
+    const made = await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } });
+    expect(made.body.project_id).toBe("proj-071abc295a03");
+  });
+
+  it("a request's seed makes the copy's id, whatever the server's seed", async () => {
+    const { app } = seededApp({ seed: "pinned" });
+    const made = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "demo", seed: "job-42" },
+    });
+    expect(made.body.project_id).toBe("proj-3a04e626c842");
+  });
+
+  it("a loaded project's stream makes its first token", async () => {
+    const { app } = seededApp({ seed: "pinned" });
+    expect((await token(app, DEMO_KEYS)).token).toBe("vErFRar-G9hLxVb0FI7ePqFw5eqFw61YGQx1bUEcFVE");
+  });
+
+  // An empty seed is no seed: the document is refused (seed is 1-200 characters) after drawing, like any other
+  // refused document, from the server's stream; a non-empty one, even too long, draws from its own.
+  it("a document refused for an empty seed draws as one refused for a seed not a string", async () => {
+    const next = async (seed: unknown) => {
+      const { app } = seededApp({ seed: "refused" });
+      const res = await control(app, {
+        method: "POST",
+        path: "/__mock/projects",
+        body: { project: { seed } },
+      });
+      expect(res.status).toBe(400);
+      return (await control(app, { method: "POST", path: "/__mock/projects", body: { template: "demo" } }))
+        .body.project_id;
+    };
+    const afterNumber = await next(5);
+    expect(await next("")).toBe(afterNumber);
+    expect(await next(["a"])).toBe(afterNumber);
+  });
+});

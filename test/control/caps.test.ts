@@ -104,11 +104,10 @@ describe("FAULT_LIMIT: fault rules per project", () => {
     });
     expect((await control(world.app, { method: "POST", path, body: rule(503, 1) })).status).toBe(201);
     expect((await control(world.app, { method: "POST", path, body: rule(502) })).status).toBe(201);
-    expectCap(
-      await control(world.app, { method: "POST", path, body: rule(500) }),
-      2,
-      "LOYALTY_MOCK_FAULT_LIMIT",
-      "fault rules",
+    const refused = await control(world.app, { method: "POST", path, body: rule(500) });
+    expectCap(refused, 2, "LOYALTY_MOCK_FAULT_LIMIT", "fault rules");
+    expect(refused.body.details).toBe(
+      "The project already holds the maximum of 2 fault rules; LOYALTY_MOCK_FAULT_LIMIT raises the limit",
     );
     expect((await control(world.app, { method: "GET", path })).body.faults).toHaveLength(2);
     const location = () =>

@@ -55,13 +55,18 @@ describe("/__mock/projects/{id}/keys", () => {
       body: { app_id: "ci-app", app_token: "ci-secret" },
     });
     expect(made.body).toMatchObject({ app_id: "ci-app", app_token: "ci-secret" });
-    for (const appId of ["ci-app", "demo-app-id", "other-app-id"]) {
+    const inUse = [
+      { appId: "ci-app", details: "App id ci-app is used by another key" },
+      { appId: "demo-app-id", details: "App id demo-app-id is used by another key" },
+      { appId: "other-app-id", details: "App id other-app-id is used by another project" },
+    ];
+    for (const { appId, details } of inUse) {
       const res = await control(app, {
         method: "POST",
         path: "/__mock/projects/demo/keys",
         body: { app_id: appId, app_token: "x" },
       });
-      expectError(res, 409, { key: "conflict" });
+      expectError(res, 409, { key: "conflict", details });
     }
     expect(demo.apiKeys.get("ci-app").app_token).toBe("ci-secret");
     expect(demo.apiKeys.get("demo-app-id").app_token).toBe("demo-app-token");

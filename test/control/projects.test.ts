@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../src/http/control/version.js";
+import { createApp, createRegistry, ManualClock } from "../../src/index.js";
 import { control } from "../helpers/control.js";
 import { expectError, send } from "../helpers/http.js";
-import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
+import { buildWorld, DEMO_KEYS, defaultDocuments, worldWith } from "../helpers/world.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -241,4 +242,151 @@ it("a body over the size limit is 413 and creates nothing", async () => {
   });
   expectError(res, 413, { key: "query_too_large" });
   expect(registry.list()).toHaveLength(2);
+});
+
+/** What a posted document or a template copy is given when it names no key, and the shapes refused before. */
+describe("POST /__mock/projects - what is filled in, and what is refused", () => {
+  const namesOf = (res: { body: { api_keys: { name: string }[] } }) =>
+    res.body.api_keys.map((key) => key.name);
+
+  it("a posted document with an empty list of keys gets one key, named Generated key, which works", async () => {
+    const { app } = buildWorld();
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { project: { id: "keyless" }, api_keys: [] },
+    });
+    expect(res.status).toBe(201);
+    expect(namesOf(res)).toEqual(["Generated key"]);
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect(res.body.app_id).toMatch(UUID);
+    expect((await locationWith(app, keys)).status).toBe(404);
+  });
+
+  it("a copy of a template that has no key gets one key, named Generated key, which works", async () => {
+    const { app } = worldWith({ project: { id: "keyless" } });
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { template: "keyless", project_id: "copy" },
+    });
+    expect(res.status).toBe(201);
+    expect(namesOf(res)).toEqual(["Generated key"]);
+    expect(res.body.app_id).toMatch(UUID);
+    const keys = { "X-App-Id": res.body.app_id, "X-App-Token": res.body.app_token };
+    expect((await locationWith(app, keys)).status).toBe(404);
+  });
+
+  it("a copy keeps the template's own seed when the request names none, and takes the request's when it does", async () => {
+    const { app } = worldWith({ project: { id: "seeded", seed: "template-seed" } });
+    const seedOf = async (body: Record<string, unknown>) => {
+      const made = await control(app, { method: "POST", path: "/__mock/projects", body });
+      expect(made.status).toBe(201);
+      const state = await control(app, {
+        method: "GET",
+        path: `/__mock/projects/${made.body.project_id}/state`,
+      });
+      return state.body.project.seed;
+    };
+    expect(await seedOf({ template: "seeded" })).toBe("template-seed");
+    expect(await seedOf({ template: "seeded", seed: "request-seed" })).toBe("request-seed");
+  });
+
+  const refused = [
+    {
+      name: "a project that is null",
+      body: { project: null },
+      details: "Property .project should be object",
+    },
+    {
+      name: "a key that is null",
+      body: { api_keys: [null] },
+      details: "Property .api_keys[0] should be object",
+    },
+    {
+      name: "a seed that is a list",
+      body: { project: { seed: ["a"] } },
+      details: "Property .project.seed should be string",
+    },
+    {
+      name: "a seed that is an object with a length",
+      body: { project: { seed: { length: 1 } } },
+      details: "Property .project.seed should be string",
+    },
+  ];
+  for (const { name, body, details } of refused) {
+    it(`refuses ${name} with 400 and creates nothing`, async () => {
+      const { app, registry } = buildWorld();
+      const res = await control(app, { method: "POST", path: "/__mock/projects", body });
+      expectError(res, 400, { key: "invalid_payload", details });
+      expect(registry.list().map((project) => project.id)).toEqual(["demo", "other"]);
+    });
+  }
+});
+
+/** The access token index (app ids and tokens are the only state projects share): what leaves it, and when. */
+describe("an access token that leaves a project", () => {
+  const issue = async (app: Parameters<typeof send>[0]) => {
+    const res = await send(app, {
+      method: "POST",
+      path: "/v1/oauth/token",
+      headers: DEMO_KEYS,
+      form: true,
+      body: "grant_type=client_credentials&scope=api",
+    });
+    expect(res.status).toBe(200);
+    return res.body.access_token as string;
+  };
+  const recordOf = async (app: Parameters<typeof send>[0], accessToken: string) => {
+    const state = await control(app, { method: "GET", path: "/__mock/projects/demo/state" });
+    const record = state.body.tokens.find((t: { access_token: string }) => t.access_token === accessToken);
+    expect(record).toBeDefined();
+    return record;
+  };
+
+  it("dropped as expired when the token cap needs room, may be posted in another project's document", async () => {
+    const { app, clock, registry } = buildWorld({ defaults: { tokenLimit: 1 } });
+    const expired = await issue(app);
+    const record = await recordOf(app, expired);
+    clock.advance(16 * 60 * 1000);
+    await issue(app);
+    expect(
+      registry
+        .get("demo")
+        .tokens.list()
+        .map((t) => t.accessToken),
+    ).not.toContain(expired);
+    const res = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { project: { id: "later" }, tokens: [record] },
+    });
+    expect(res.status).toBe(201);
+    expect(registry.projectForToken(expired)?.id).toBe("later");
+  });
+
+  it("drawn again by a seeded project after another imported it keeps working when that other one goes", async () => {
+    const registry = createRegistry({
+      clock: new ManualClock(),
+      documents: defaultDocuments(),
+      seed: "tokens",
+    });
+    const app = createApp({ registry });
+    const first = await issue(app);
+    const record = await recordOf(app, first);
+    expect((await control(app, { method: "POST", path: "/__mock/projects/demo/reset" })).status).toBe(200);
+    const holder = await control(app, {
+      method: "POST",
+      path: "/__mock/projects",
+      body: { project: { id: "holder" }, tokens: [record] },
+    });
+    expect(holder.status).toBe(201);
+    // The reset started demo's stream again: it makes the same token, which now finds demo.
+    expect(await issue(app)).toBe(first);
+    expect(registry.projectForToken(first)?.id).toBe("demo");
+    expect((await control(app, { method: "DELETE", path: "/__mock/projects/holder" })).status).toBe(200);
+    expect(registry.projectForToken(first)?.id).toBe("demo");
+    const location = await locationWith(app, { Authorization: `Bearer ${first}` });
+    expect(location.status).toBe(200);
+  });
 });

@@ -79,3 +79,44 @@ describe("resets when a fixture key has moved to another project", () => {
     expect(world.registry.projectForAppId("demo-readonly-app-id")?.id).toBe("claimer");
   });
 });
+
+describe("resets when an access token has moved to another project", () => {
+  const token = {
+    access_token: "moved-token-0123456789",
+    app_id: "k",
+    client_id: "c",
+    scope: ["api"],
+    permissions: ["api"],
+    ip_allowlist: [],
+    issued_at: "2026-11-20T10:00:00.000Z",
+    expires_at: "2026-11-20T10:15:00.000Z",
+  };
+
+  it("POST /__mock/reset is 409 and changes nothing when two projects' fixtures claim one access token", async () => {
+    const world = buildWorld();
+    const post = (id: string) =>
+      control(world.app, {
+        method: "POST",
+        path: "/__mock/projects",
+        body: { project: { id }, tokens: [token] },
+      });
+    expect((await post("first")).status).toBe(201);
+    // A state without the token frees it for another project, whose fixtures then hold it too.
+    const state = await control(world.app, { method: "GET", path: "/__mock/projects/first/state" });
+    const freed = await control(world.app, {
+      method: "PUT",
+      path: "/__mock/projects/first/state",
+      body: { ...state.body, tokens: [] },
+    });
+    expect(freed.status).toBe(200);
+    expect((await post("second")).status).toBe(201);
+    const projects = world.registry.list();
+    const res = await control(world.app, { method: "POST", path: "/__mock/reset" });
+    expectError(res, 409, {
+      key: "conflict",
+      details: "An access token is claimed by the fixtures of projects first and second",
+    });
+    expect(world.registry.list()).toEqual(projects);
+    expect(world.registry.projectForToken(token.access_token)?.id).toBe("second");
+  });
+});

@@ -399,6 +399,11 @@ describe("a project's export holds every field it was given", () => {
   });
 });
 
+it("exportProject (the library's) gives a project without a seed no seed field, not one left undefined", () => {
+  const { demo } = buildWorld();
+  expect(Object.keys(exportProject(demo).project)).toEqual(["id", "name", "settings", "clock"]);
+});
+
 describe("a restart from the state file brings back every field", () => {
   let dir: string;
   const running: RunningServer[] = [];
