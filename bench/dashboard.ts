@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
-import { BENCH_CAMPAIGN, BENCH_EVENT, BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
+import { joinPaintMembers, timeFirstPaint } from "./first-paint.js";
+import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { BENCH_SETTINGS, cpuTimeMs, ROOT, serverSettings, startProcess } from "./targets.js";
 
 /**
@@ -27,8 +28,7 @@ const { settings, values } = abArgs(
 );
 /** The first paint's target: the four panels each showing their first page within this, at a million cards. */
 const FIRST_PAINT_TARGET_MS = 2000;
-/** Members (with an event each) the project gets before the page opens, as the browser tier's scale test. */
-const PAINT_MEMBERS = 45;
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The chromium processes running now (the browser, its renderer, GPU and network processes), by /proc. */
@@ -91,41 +91,11 @@ async function firstPaints(cards: number, loads: number): Promise<number[]> {
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
   });
   try {
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { ...BENCH_KEYS, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    };
-    for (let i = 0; i < PAINT_MEMBERS; i++) {
-      const source = `member-${i}@example.com`;
-      await post(`/v1/loyalties/${BENCH_CAMPAIGN}/members`, {
-        customer: { source_id: source, name: `Member ${i}` },
-      });
-      await post("/v1/events", {
-        event: BENCH_EVENT,
-        customer: { source_id: source },
-        metadata: { plan: "pro" },
-      });
-    }
+    await joinPaintMembers(server.url);
     const times: number[] = [];
     for (let i = 0; i < loads; i++) {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-      // A renderer for the server's origin first: its start is the browser's, not the page's.
-      await page.goto(`${server.url}/__mock/health`);
-      const started = performance.now();
-      await page.goto(`${server.url}/__mock/ui/#bench`);
-      await Promise.all(
-        [
-          "#members tbody tr",
-          "#events .timeline li",
-          "#loyalty [data-incentive]",
-          "#requests .journal li",
-        ].map((selector) => page.waitForSelector(selector, { timeout: 60_000 })),
-      );
-      times.push(performance.now() - started);
+      times.push(await timeFirstPaint(page, server.url, 60_000));
       process.stderr.write(`  first paint ${i + 1}/${loads}: ${times.at(-1)?.toFixed(0)} ms\n`);
       await page.close();
     }
