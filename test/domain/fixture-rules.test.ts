@@ -5,6 +5,7 @@ import { locationSchema } from "../../src/domain/locations/location.js";
 import { parseProjectDocument } from "../../src/domain/projects/state-import.js";
 import { int64, olderInt64 } from "../../src/domain/shared/int64.js";
 import { metadata } from "../../src/domain/shared/schema-parts.js";
+import { defaultDocuments } from "../helpers/world.js";
 
 /**
  * Rules of the fixture format that only a fixture (or an imported state) can break, checked on the schemas
@@ -147,5 +148,24 @@ describe("64-bit integers", () => {
       olderInt64(2 ** 62),
       olderInt64(7),
     ]).toEqual([max, max, 2 ** 62, 7]);
+  });
+});
+
+describe("a reference by a name rather than by id", () => {
+  it("is refused naming the collection the name is missing from", () => {
+    const [demo] = defaultDocuments();
+    const input = structuredClone(demo) as unknown as { earning_rules: { event?: string }[] };
+    const rule = input.earning_rules.findIndex((r) => r.event === "user_subscribed");
+    (input.earning_rules[rule] as { event: string }).event = "no_such_event";
+    let details: unknown;
+    try {
+      parseProjectDocument(input);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      details = error.details;
+    }
+    expect(details).toBe(
+      `$.earning_rules[${rule}].event: no custom event named no_such_event in event_schemas`,
+    );
   });
 });

@@ -86,6 +86,15 @@ describe("a posted project's mark (fixturesPosted)", () => {
     expect(registry.fixturesPosted("late")).toBe(false);
   });
 
+  it("is not set by a restore that does not say the fixtures were posted", () => {
+    const registry = createRegistry({ clock: clock(), documents: defaultDocuments() });
+    registry.restore(posted, posted);
+    expect(registry.fixturesPosted("posted")).toBe(false);
+    registry.remove("posted");
+    registry.restore(posted, posted, { posted: true });
+    expect(registry.fixturesPosted("posted")).toBe(true);
+  });
+
   it("is asked of a project the registry does not know: 404", () => {
     const registry = createRegistry({ clock: clock(), documents: defaultDocuments() });
     expect(refusal(() => registry.fixturesPosted("nope"))).toEqual({

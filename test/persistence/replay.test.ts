@@ -308,3 +308,47 @@ describe("a token revoked in place, across a restart", () => {
     expect(await tokens(again)).toEqual(before);
   });
 });
+
+describe("the reference check of a restart, over a checksummed snapshot's records (trusted as written)", () => {
+  it("finds a source id a log gives a second customer, past customers the snapshot wrote without one", async () => {
+    // The reference check counts the values against the store's index of source ids (which leaves out records
+    // without one) and scans only when they differ; records without a value count for nothing either way.
+    const bare = (id: string) => ({ id, created_at: "2026-01-01T00:00:00.000Z" });
+    writeFileSync(
+      disk.file,
+      snapshot(1, [
+        project("p"),
+        put("p", customer("cust_a", { source_id: "shared" })),
+        put("p", bare("cust_c")),
+        put("p", bare("cust_d")),
+        put("p", customer("cust_x")),
+      ]),
+    );
+    writeFileSync(`${disk.file}.log.1`, batch(put("p", customer("cust_b", { source_id: "shared" }))));
+    await expect(disk.start()).rejects.toThrow(
+      new StateFileError(disk.file, "project p, state: $.customers[4].source_id: duplicate source_id shared"),
+    );
+  });
+
+  it("takes a tier's segment left null (the contract allows it on a POINTS tier) as naming no segment", async () => {
+    const structure = {
+      id: "lts_p0000000000000001",
+      name: "Tiers",
+      created_at: "2026-01-01T00:00:00.000Z",
+      tiers: [
+        {
+          id: "lt_p0000000000000001",
+          name: "Member",
+          qualification_rules: { type: "POINTS", min_value: 0, max_value: 999, segment: null },
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+    };
+    writeFileSync(
+      disk.file,
+      snapshot(1, [project("p"), { o: "put", p: "p", c: "tier_structures", k: structure.id, r: structure }]),
+    );
+    const server = await disk.start();
+    expect(server.registry.get("p").tierStructures.size).toBe(1);
+  });
+});
