@@ -135,3 +135,29 @@ describe("a seed's values are pinned", () => {
     expect(await next(["a"])).toBe(afterNumber);
   });
 });
+
+describe("a seeded token another project took in meanwhile", () => {
+  it("is not issued again: the stream draws past it, and the holder keeps it", async () => {
+    const { app } = seededApp({ seed: "collide" });
+    const first = (await token(app, DEMO_KEYS)).token;
+    await control(app, { method: "POST", path: "/__mock/projects/demo/reset" });
+    // `other` takes the token the reset freed, as a suite copying a recorded state between projects would: its own
+    // token, with the freed one's value.
+    await token(app, OTHER_KEYS);
+    const state = (await control(app, { method: "GET", path: "/__mock/projects/other/state" })).body;
+    expect(state.tokens).toHaveLength(1);
+    state.tokens[0].access_token = first;
+    const put = await control(app, { method: "PUT", path: "/__mock/projects/other/state", body: state });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+
+    const again = (await token(app, DEMO_KEYS)).token;
+    expect(again).not.toBe(first);
+    const bearer = (accessToken: string) => ({ Authorization: `Bearer ${accessToken}` });
+    const demoLocation = "/v1/locations/loc_demo_circle";
+    expect((await send(app, { method: "GET", path: demoLocation, headers: bearer(again) })).status).toBe(200);
+    // The copied token still opens `other` only: the demo's location is not there.
+    const other = await send(app, { method: "GET", path: demoLocation, headers: bearer(first) });
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ key: "not_found", resource_type: "location" });
+  });
+});

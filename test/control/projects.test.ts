@@ -365,7 +365,7 @@ describe("an access token that leaves a project", () => {
     expect(registry.projectForToken(expired)?.id).toBe("later");
   });
 
-  it("drawn again by a seeded project after another imported it keeps working when that other one goes", async () => {
+  it("taken by another project after a reset is not drawn again by the seeded one, and goes with its holder", async () => {
     const registry = createRegistry({
       clock: new ManualClock(),
       documents: defaultDocuments(),
@@ -381,12 +381,15 @@ describe("an access token that leaves a project", () => {
       body: { project: { id: "holder" }, tokens: [record] },
     });
     expect(holder.status).toBe(201);
-    // The reset started demo's stream again: it makes the same token, which now finds demo.
-    expect(await issue(app)).toBe(first);
-    expect(registry.projectForToken(first)?.id).toBe("demo");
+    // The reset started demo's stream again; it draws past the token the holder has now.
+    const again = await issue(app);
+    expect(again).not.toBe(first);
+    expect(registry.projectForToken(first)?.id).toBe("holder");
+    expect(registry.projectForToken(again)?.id).toBe("demo");
     expect((await control(app, { method: "DELETE", path: "/__mock/projects/holder" })).status).toBe(200);
-    expect(registry.projectForToken(first)?.id).toBe("demo");
-    const location = await locationWith(app, { Authorization: `Bearer ${first}` });
+    expect(registry.projectForToken(first)).toBeUndefined();
+    expect(registry.projectForToken(again)?.id).toBe("demo");
+    const location = await locationWith(app, { Authorization: `Bearer ${again}` });
     expect(location.status).toBe(200);
   });
 });

@@ -53,8 +53,12 @@ export function issueToken(
   if (project.tokens.size >= limit) registry.unindexTokens(project.tokens.prune(now));
   if (project.tokens.size >= limit) throw tokenLimitReached(limit);
 
+  // A seeded stream starts again at a reset, so it may come back to a token another project took in meanwhile (a
+  // state put there with it): that one is drawn past, as two projects never share a token.
+  let accessToken = project.ids.secretToken();
+  while (registry.projectForToken(accessToken) !== undefined) accessToken = project.ids.secretToken();
   const token: TokenRecord = {
-    accessToken: project.ids.secretToken(),
+    accessToken,
     appId: key.app_id,
     clientId: key.client_id,
     scope,
