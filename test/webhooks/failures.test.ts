@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
 import { closedPort } from "../helpers/receiver.js";
 import {
   addEndpoint,
@@ -17,6 +20,35 @@ import { defaultDocuments } from "../helpers/world.js";
  */
 
 const receiver = useReceivers();
+
+/** Receivers the helper cannot be: a raw status line, an answer that never ends. Closed after each test. */
+const raw: (Server | TcpServer)[] = [];
+afterEach(async () => {
+  for (const server of raw.splice(0)) {
+    if ("closeAllConnections" in server) server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listening<S extends Server | TcpServer>(server: S): Promise<string> {
+  raw.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+}
+
+/** A receiver that reads the whole request, then writes `answer` as the bytes of its response. */
+function rawReceiver(answer: string): TcpServer {
+  return createTcpServer((socket) => {
+    let got = "";
+    socket.on("data", (chunk) => {
+      got += chunk.toString("latin1");
+      const head = got.indexOf("\r\n\r\n");
+      const length = Number(/content-length: (\d+)/i.exec(got)?.[1]);
+      if (head >= 0 && got.length >= head + 4 + length) socket.end(answer);
+    });
+    socket.on("error", () => undefined);
+  });
+}
 
 describe("a receiver that fails", () => {
   it("answers 500: failed with its status; a resend once it answers 200 delivers", async () => {
@@ -41,6 +73,45 @@ describe("a receiver that fails", () => {
     expect(delivered).toMatchObject({ status: "delivered", attempts: 2, response_status: 200, error: null });
     expect(hook.received).toHaveLength(2);
     expect(hook.received[1]?.text).toBe(hook.received[0]?.text);
+  });
+
+  it("answers 300 or 099: failed with its status, as only a 2xx is delivered", async () => {
+    const w = world();
+    const redirect = await receiver(() => 300);
+    await addEndpoint(w, redirect.url);
+    await addEndpoint(w, await listening(rawReceiver("HTTP/1.1 099 Odd\r\nContent-Length: 2\r\n\r\n{}")));
+    expect((await notify(w)).status).toBe(200);
+    await w.registry.dispatcher.settled();
+    expect((await deliveries(w)).map((d) => [d.status, d.response_status, d.error])).toEqual([
+      ["failed", 300, "the receiver answered 300; a 2xx is expected"],
+      ["failed", 99, "the receiver answered 99; a 2xx is expected"],
+    ]);
+  });
+
+  it("answers 200 but never ends its answer: failed with the timeout, its status kept", async () => {
+    // The timeout races the answer's head over loopback (milliseconds): ten times that and more.
+    const w = world({ timeoutMs: 3000 });
+    const url = await listening(
+      createHttpServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write("{");
+        });
+      }),
+    );
+    await addEndpoint(w, url);
+    expect((await notify(w)).status).toBe(200);
+    await w.registry.dispatcher.settled();
+    const [failed] = await deliveries(w);
+    expect(failed).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      response_status: 200,
+      error: "timed out after 3000 ms",
+    });
+    // The head came, so the time is known (null only when there was no answer at all).
+    expect(typeof failed?.response_time_ms).toBe("number");
   });
 
   it("hangs past the timeout: the operation has answered, the delivery fails with the timeout", async () => {

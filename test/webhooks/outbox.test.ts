@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Delivery } from "../../src/domain/webhooks/outbox.js";
+import { createRegistry } from "../../src/index.js";
+import { ManualClock } from "../../src/platform/clock.js";
 import { startServer } from "../../src/server.js";
 import { control } from "../helpers/control.js";
 import { notification } from "../helpers/receiver.js";
@@ -86,6 +88,51 @@ describe("the outbox", () => {
     });
     expect(cleared.status).toBe(204);
     expect(await deliveries(w)).toEqual([]);
+  });
+
+  it("filters by type, status and endpoint, each alone and together", async () => {
+    const w = world();
+    const hook = await receiver();
+    const id = await addEndpoint(w, hook.url);
+    await notify(w, 1, "customer.created");
+    await notify(w, 2, "voucher.published");
+    await w.registry.dispatcher.settled();
+    const shown = async (query: string) =>
+      (await deliveries(w, query)).map((d) => [d.type, d.envelope.event.entity_id, d.status]);
+    expect(await shown("?type=customer.created")).toEqual([["customer.created", "v_0", "delivered"]]);
+    expect(await shown("?type=voucher.published")).toEqual([
+      ["voucher.published", "v_0", "delivered"],
+      ["voucher.published", "v_1", "delivered"],
+    ]);
+    expect(await shown(`?webhook_id=${id}&type=customer.created&status=delivered`)).toEqual([
+      ["customer.created", "v_0", "delivered"],
+    ]);
+    expect(await shown("?status=failed")).toEqual([]);
+    expect(await shown("?webhook_id=wh_000000000000000000")).toEqual([]);
+  });
+
+  it("a seeded project's unsent deliveries draw their ids when they happen, whenever the outbox is read", () => {
+    const cause = { requestId: "v-000000000000000001", apiKey: { name: "k", app_id: "demo-app-id" } };
+    /** The ids of an unsent delivery and of an endpoint made after it, the outbox read before or after. */
+    const drawn = (readFirst: boolean) => {
+      const registry = createRegistry({
+        clock: new ManualClock("2026-11-20T10:00:00.000Z"),
+        documents: defaultDocuments(),
+        seed: "outbox-ids",
+      });
+      const project = registry.get("demo");
+      registry.dispatcher.notify(project, [notification("customer.created", "cust_1")], cause);
+      if (readFirst) project.outbox.list();
+      const endpoint = project.webhooks.create(
+        { url: "http://127.0.0.1:9/hooks", events: [], active: true, headers: {} },
+        { nowIso: project.clock.iso(), limit: 10, hosts: [], ids: project.ids },
+      );
+      const [delivery] = project.outbox.list();
+      return [delivery?.id, delivery?.envelope.id, delivery?.envelope.event.id, endpoint.id, endpoint.secret];
+    };
+    const early = drawn(true);
+    expect(early).toEqual(drawn(false));
+    expect(new Set(early).size).toBe(5);
   });
 
   it("tells its listener of every delivery made and every change of status", async () => {

@@ -134,8 +134,6 @@ export interface DeliveryFilter {
   type?: string | undefined;
   status?: DeliveryStatus | undefined;
   webhook_id?: string | undefined;
-  /** Only the newest this many of those that match. */
-  limit?: number | undefined;
 }
 
 /**
@@ -156,7 +154,7 @@ export class Outbox {
 
   /** Oldest first. */
   list(filter: DeliveryFilter = {}): Delivery[] {
-    const matching = this.#ring
+    return this.#ring
       .toArray()
       .map(built)
       .filter(
@@ -165,7 +163,6 @@ export class Outbox {
           (filter.status === undefined || d.status === filter.status) &&
           (filter.webhook_id === undefined || d.webhook_id === filter.webhook_id),
       );
-    return filter.limit === undefined ? matching : matching.slice(-filter.limit);
   }
 
   get(id: string): Delivery {
