@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULTS, readConfig } from "../../src/config/settings.js";
 import { projectDocumentSchema } from "../../src/domain/projects/project-document.js";
+import { isLoopbackHost } from "../../src/domain/webhooks/target.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { control } from "../helpers/control.js";
 import { expectError } from "../helpers/http.js";
@@ -72,6 +73,44 @@ describe("POST /__mock/projects/{projectId}/webhooks", () => {
     const res = await post(app, body);
     expectError(res, 400, { key: "invalid_payload", details });
     expect(demo.webhooks.size).toBe(0);
+  });
+
+  it.each([
+    [
+      { events: ["Voucher.published"] },
+      "Property .events[0] must be an event type such as voucher.published",
+    ],
+    [
+      { events: ["voucher.published!"] },
+      "Property .events[0] must be an event type such as voucher.published",
+    ],
+    [{ headers: { "x bad": "v" } }, "Property .headers.x bad is not an HTTP header name"],
+    [
+      { headers: { "X-Voucherify-Signature": "forged" } },
+      "Property .headers.X-Voucherify-Signature is set by the sender and cannot be replaced",
+    ],
+    [{ url: "http://user@127.0.0.1/x" }, "Property .url should not carry a user name or password"],
+    [{ url: "http://:pw@127.0.0.1/x" }, "Property .url should not carry a user name or password"],
+  ])("400 invalid_payload for %j, naming what and why", async (given, details) => {
+    const { app, demo } = buildWorld();
+    const res = await post(app, { url: "http://127.0.0.1/x", ...given });
+    expectError(res, 400, { key: "invalid_payload", details });
+    expect(demo.webhooks.size).toBe(0);
+  });
+
+  it("the loopback rule: brackets around an address, one of each, and localhost in any case", () => {
+    for (const host of [
+      "localhost",
+      "LocalHost",
+      "127.0.0.1",
+      "127.9.9.9",
+      "::1",
+      "[::1]",
+      "[::ffff:127.0.0.1]",
+    ])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ["[[::1]", "[::1]]", "10.0.0.1", "[::2]", "127.example.com", "localhost."])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it("a host other than loopback is 400 naming the rule and the setting; WEBHOOK_HOSTS allows it", async () => {

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
@@ -122,6 +122,8 @@ describe("a delivery: envelope and signature", () => {
     expect(verifySignature(signature, got.text, "other")).toBe(false);
     expect(verifySignature(signature, { ...got.body, type: "customer.deleted" }, "whsec-demo")).toBe(false);
     expect(verifySignature("00", got.text, "whsec-demo")).toBe(false);
+    // As a header arrives: in capitals, or with the white space of a folded or padded line around it.
+    expect(verifySignature(` ${signature.toUpperCase()}\r\n`, got.text, "whsec-demo")).toBe(true);
   });
 
   it("the signing method reproduces the vendor's documented example (Java sample, secret 'secretKey')", () => {
@@ -164,6 +166,17 @@ describe("a delivery: envelope and signature", () => {
     expect(published?.data.voucher.loyalty_card.points).toBe(0);
     expect(added?.type).toBe("voucher.loyalty_card.points_added");
     expect(added?.data.voucher.loyalty_card.points).toBe(points);
+  });
+
+  it("an event's id is ev and the first three letters of its type's first part", async () => {
+    const w = world();
+    // The prefix is worked out once per type and kept for the process: a type of its own, new in every run, so
+    // this test sees it worked out (the first part's letters are a, b, c; the rest makes it new).
+    const fresh = `a1_b2_c3.${randomUUID()}`;
+    for (const type of ["customer.created", fresh, "x.y"])
+      await operate(w, { notifications: [notification(type, "v_1")] });
+    const prefixes = (await deliveries(w)).map((d) => d.envelope.event.id.replace(/_.*$/, "_"));
+    expect(prefixes).toEqual(["evcus_", "evabc_", "evx_"]);
   });
 
   it("created_at and last_attempt_at follow the project's clock when it is moved", async () => {
