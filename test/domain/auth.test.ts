@@ -132,6 +132,21 @@ describe("revoking a key's tokens", () => {
     expect(first).toHaveLength(1);
     expect(first[0]).not.toBeNull();
   });
+
+  it("moves a token's revocation earlier when the key is revoked again with a shorter grace", () => {
+    const world = buildWorld();
+    world.demo.settings = { ...world.demo.settings, token_grace_seconds: 3600 };
+    const key = world.demo.apiKeys.get("demo-app-id");
+    issueToken(world.registry, world.demo, key, { grant_type: "client_credentials", scope: "api" });
+    blockKey(world.registry, world.demo, "demo-app-id");
+    const revokeAt = () => exportProject(world.demo).tokens.map((token) => token.revoke_at);
+    const blocked = world.clock.now();
+    expect(revokeAt()).toEqual([new Date(blocked + 3_600_000).toISOString()]);
+    world.demo.settings = { ...world.demo.settings, token_grace_seconds: 0 };
+    world.clock.advance(30);
+    deleteKey(world.registry, world.demo, "demo-app-id");
+    expect(revokeAt()).toEqual([new Date(blocked + 30_000).toISOString()]);
+  });
 });
 
 describe("keys and tokens as the project keeps them", () => {
