@@ -3,9 +3,9 @@ import { attribute } from "../../src/domain/auth/attribution.js";
 import { authenticate, stillAuthenticated } from "../../src/domain/auth/authenticate.js";
 import { blockKey, createKey, deleteKey } from "../../src/domain/auth/keys.js";
 import { issueToken } from "../../src/domain/auth/tokens.js";
-import { ApiError } from "../../src/domain/errors.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import { operation } from "../../src/http/operations/table.js";
+import { refusalOf } from "../helpers/refusal.js";
 import { buildWorld, type World } from "../helpers/world.js";
 
 /**
@@ -16,16 +16,6 @@ import { buildWorld, type World } from "../helpers/world.js";
  */
 
 const locations = operation("getLocation").auth;
-
-function refusal(run: () => unknown): { status: number; details: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, details: error.details };
-    throw error;
-  }
-  throw new Error("accepted, but should have been refused");
-}
 
 const pair = (world: World, appId: string, appToken: string, ip?: string) =>
   authenticate(world.registry, { appId, appToken, ...(ip !== undefined && { ip }) }, locations);
@@ -77,15 +67,15 @@ describe("a key's IP allow-list", () => {
       ip_allowlist: ["10.0.0.1"],
     });
     expect(pair(world, "one-address", "one-address-token", "10.0.0.1").project).toBe(world.demo);
-    expect(refusal(() => pair(world, "one-address", "one-address-token", "10.0.0.2"))).toEqual({
+    expect(refusalOf(() => pair(world, "one-address", "one-address-token", "10.0.0.2"))).toEqual({
       status: 403,
       details: "Requests from 10.0.0.2 are not allowed for this API key",
     });
-    expect(refusal(() => pair(world, "one-address", "one-address-token", "10.200.0.1"))).toEqual({
+    expect(refusalOf(() => pair(world, "one-address", "one-address-token", "10.200.0.1"))).toEqual({
       status: 403,
       details: "Requests from 10.200.0.1 are not allowed for this API key",
     });
-    expect(refusal(() => pair(world, "one-address", "one-address-token"))).toEqual({
+    expect(refusalOf(() => pair(world, "one-address", "one-address-token"))).toEqual({
       status: 403,
       details: "Requests from an unknown address are not allowed for this API key",
     });
@@ -152,7 +142,7 @@ describe("revoking a key's tokens", () => {
 describe("keys and tokens as the project keeps them", () => {
   it("a second key under an app id the project has is refused, naming it", () => {
     const world = buildWorld();
-    expect(refusal(() => createKey(world.registry, world.demo, { app_id: "demo-app-id" }))).toEqual({
+    expect(refusalOf(() => createKey(world.registry, world.demo, { app_id: "demo-app-id" }))).toEqual({
       status: 409,
       details: "App id demo-app-id is used by another key",
     });

@@ -10,21 +10,12 @@ import { exportProject } from "../../src/domain/projects/state-export.js";
 import { parseProjectDocument, replaceProjectState } from "../../src/domain/projects/state-import.js";
 import { credentialsFromHeaders } from "../../src/http/operations/credentials.js";
 import { operation } from "../../src/http/operations/table.js";
+import { refusal } from "../helpers/refusal.js";
 import { buildWorld, type World } from "../helpers/world.js";
 
 /** Export, validate as an import would, build a project from it, export again. */
 function roundTrip(world: World, project: Project): ProjectDocument {
   return exportProject(new Project(parseProjectDocument(exportProject(project)), world.clock));
-}
-
-function refusal(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("accepted, but should have been refused");
 }
 
 /** Changes of every kind a project goes through, made through the domain as the routes make them. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/domain/errors.js";
 import { type ProjectDocument, projectDocumentSchema } from "../../src/domain/projects/project-document.js";
 import type { FeedBatch } from "../../src/emulation/change-feed.js";
 import { createRegistry, ManualClock } from "../../src/index.js";
+import { refusalOf } from "../helpers/refusal.js";
 import { defaultDocuments } from "../helpers/world.js";
 
 /**
@@ -13,16 +13,6 @@ import { defaultDocuments } from "../helpers/world.js";
 
 const clock = () => new ManualClock("2026-11-20T10:00:00.000Z");
 const documentOf = (input: object): ProjectDocument => projectDocumentSchema.parse(input);
-
-function refusal(run: () => unknown): { status: number; details: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, details: error.details };
-    throw error;
-  }
-  throw new Error("accepted, but should have been refused");
-}
 
 describe("whether the server draws from a seed (the request ids follow it)", () => {
   it("not without a seed, the fixtures' projects having none of their own", () => {
@@ -56,7 +46,7 @@ describe("a posted project's mark (fixturesPosted)", () => {
     const registry = createRegistry({ clock: clock(), documents: defaultDocuments() });
     registry.create(posted);
     expect(registry.fixturesPosted("posted")).toBe(true);
-    expect(refusal(() => registry.create(posted))).toEqual({
+    expect(refusalOf(() => registry.create(posted))).toEqual({
       status: 409,
       details: "A project with id posted exists already",
     });
@@ -65,7 +55,7 @@ describe("a posted project's mark (fixturesPosted)", () => {
 
   it("is not set on a loaded project by a refused create of its id", () => {
     const registry = createRegistry({ clock: clock(), documents: defaultDocuments() });
-    expect(refusal(() => registry.create(documentOf({ project: { id: "demo" } })))).toEqual({
+    expect(refusalOf(() => registry.create(documentOf({ project: { id: "demo" } })))).toEqual({
       status: 409,
       details: "A project with id demo exists already",
     });
@@ -78,7 +68,7 @@ describe("a posted project's mark (fixturesPosted)", () => {
       project: { id: "late" },
       api_keys: [{ app_id: "demo-app-id", app_token: "t" }],
     });
-    expect(refusal(() => registry.create(taken))).toEqual({
+    expect(refusalOf(() => registry.create(taken))).toEqual({
       status: 409,
       details: "App id demo-app-id is used by another project",
     });
@@ -97,7 +87,7 @@ describe("a posted project's mark (fixturesPosted)", () => {
 
   it("is asked of a project the registry does not know: 404", () => {
     const registry = createRegistry({ clock: clock(), documents: defaultDocuments() });
-    expect(refusal(() => registry.fixturesPosted("nope"))).toEqual({
+    expect(refusalOf(() => registry.fixturesPosted("nope"))).toEqual({
       status: 404,
       details: "Cannot find project with id nope",
     });

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import type { ApiError } from "../../src/domain/errors.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import { parseProjectDocument } from "../../src/domain/projects/state-import.js";
 import { control } from "../helpers/control.js";
+import { refusal } from "../helpers/refusal.js";
 import { useStateFileServers } from "../helpers/state-file.js";
 import { buildWorld } from "../helpers/world.js";
 
@@ -44,15 +44,6 @@ const WIDGET: Widget = { id: "wdg_1", name: "first", customer_id: "cust_demo_ali
 function demoWith(widgets: Widget[]): Record<string, unknown> {
   const { demo } = buildWorld();
   return { ...exportProject(demo), widgets };
-}
-
-function refusal(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("a collection declared in one descriptor", () => {
