@@ -89,20 +89,30 @@ export function killGroup(started: Started, signal: NodeJS.Signals = "SIGTERM"):
   }
 }
 
-/** Waits until the process's stderr matches `pattern` and answers the match. */
-export async function waitForStderr(
+/** Waits until the process's `stream` (stdout or stderr) matches `pattern` and answers the match. */
+export async function waitForOutput(
   started: Started,
+  stream: "stdout" | "stderr",
   pattern: RegExp,
   timeoutMs = 20_000,
 ): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const match = pattern.exec(started.stderr());
+    const match = pattern.exec(started[stream]());
     if (match) return match;
     if (started.child.exitCode !== null) throw new Error(`process exited early: ${started.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`stderr did not match ${pattern} within ${timeoutMs} ms: ${started.stderr()}`);
+  throw new Error(`${stream} did not match ${pattern} within ${timeoutMs} ms: ${started[stream]()}`);
+}
+
+/** Waits until the process's stderr matches `pattern` and answers the match. */
+export function waitForStderr(
+  started: Started,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+): Promise<RegExpExecArray> {
+  return waitForOutput(started, "stderr", pattern, timeoutMs);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type Started,
   startBuilt,
   waitForHttp,
+  waitForOutput,
 } from "../helpers/process.js";
 
 const KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" };
@@ -65,10 +66,11 @@ describe("the real server process (node dist/main.js) over the network", () => {
   });
 
   it("logs requests as JSON lines without the secrets", async () => {
-    await call(base, "GET", "/v1/locations/loc_demo_circle", {
+    const { headers } = await call(base, "GET", "/v1/locations/loc_demo_circle", {
       headers: { ...KEYS, Authorization: "Bearer sekrit-token" },
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // This request's line comes once its exchange is over: wait for it by its id rather than for a fixed time.
+    await waitForOutput(server, "stdout", new RegExp(`"reqId":"${headers.get("x-request-id")}"[^\n]*\n`));
     const lines = server.stdout().trim().split("\n");
     const records = lines.map((line) => JSON.parse(line));
     expect(records.some((line) => line.msg?.startsWith("loyalty-mock listening on"))).toBe(true);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   build,
@@ -49,6 +49,37 @@ async function demoTokens(base: string): Promise<string[]> {
   expect(res.status).toBe(200);
   const state = (await res.json()) as { tokens: { access_token: string }[] };
   return state.tokens.map((token) => token.access_token);
+}
+
+/**
+ * Resolves once the state file or one of its change logs holds `token` in a committed batch or a finished
+ * snapshot: when the interval's save has written it, however long the machine took to get there.
+ */
+async function savedToDisk(stateFile: string, token: string): Promise<void> {
+  const [folder, name] = [dirname(stateFile), basename(stateFile)];
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const saved = readdirSync(folder)
+      .filter((file) => file.startsWith(name))
+      .some((file) => {
+        // A change log the server retires between the listing and the read is simply gone.
+        const text = readIfThere(join(folder, file));
+        const at = text.indexOf(token);
+        return at >= 0 && /\{"o":"(commit|end)"/.test(text.slice(at));
+      });
+    if (saved) return;
+    if (Date.now() > deadline) throw new Error(`${token} not saved to ${stateFile} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
 }
 
 async function issue(base: string): Promise<string> {
@@ -226,9 +257,10 @@ describe("a crash (SIGKILL) at a random moment during a stream of writes", () =>
     let server = await startProcess(stateFile, env);
     const settled: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      // A change followed by a quiet spell far longer than the interval is on disk whatever comes next.
-      settled.push(await issue(server.base));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A change the interval's save has written (a committed batch in the files) survives whatever comes next.
+      const token = await issue(server.base);
+      await savedToDisk(stateFile, token);
+      settled.push(token);
       const killAfterMs = Math.floor(Math.random() * 800);
       const result = await writeUntilKilled(server.base, 8, killAfterMs, server.started);
       const context = `round ${round}, killed after ${killAfterMs} ms, ${result.tokens.length} tokens acknowledged`;
