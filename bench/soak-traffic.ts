@@ -1,7 +1,5 @@
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 
 /**
  * A sustained mixed stream against a running server, for the soak (bench/soak.ts, `npm run soak`) and its short
@@ -118,14 +116,6 @@ export interface SoakResult {
   sent: number;
   statuses: Map<number, number>;
   ms: number;
-}
-
-/** Forces a full collection when the process allows it (`--expose-gc`, or the flag set at runtime). */
-export function collectGarbage(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
 }
 
 function send(agent: Agent, base: URL, s: Step): Promise<{ status: number; body: string }> {

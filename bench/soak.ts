@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
+import { collectGarbage } from "../src/platform/collect-garbage.js";
 import { startServer } from "../src/server.js";
-import { collectGarbage, soak } from "./soak-traffic.js";
+import { soak } from "./soak-traffic.js";
 
 /**
  * `npm run soak`: hundreds of thousands of mixed requests against an in-process server, bounded in time, with the

@@ -2,6 +2,7 @@ import { readConfig, settingsOf } from "../config/settings.js";
 import { readSettingsFile } from "../config/settings-file.js";
 import { variableOf } from "../config/settings-table.js";
 import type { StartOptions } from "../config/start-options.js";
+import { releaseFreeMemory } from "../platform/collect-garbage.js";
 import { createLogger } from "../platform/logger.js";
 import { startServer } from "../server.js";
 import type { CommandLine } from "./command-line.js";
@@ -36,6 +37,9 @@ export async function serve(line: Serve): Promise<void> {
     options = settings;
     const logger = createLogger({ level: logLevel });
     const running = await startServer({ ...settings, logger });
+    // The load's garbage given back before the first answer is served: hundreds of MiB at a million cards, a few
+    // milliseconds of collection at the default fixtures (docs/performance.md, "A million cards in memory").
+    await releaseFreeMemory();
     // Before the address is said: a script that reads it and at once sends SIGTERM must find the handler there,
     // not the default action (an exit by the signal, with unsaved state lost), as a loaded machine showed.
     const stop = stopOnSignals(running, logger);

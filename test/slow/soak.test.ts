@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectGarbage, soak } from "../../bench/soak-traffic.js";
+import { soak } from "../../bench/soak-traffic.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
+import { collectGarbage } from "../../src/platform/collect-garbage.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 
 /**
