@@ -107,7 +107,7 @@ describe("FAULT_LIMIT: fault rules per project", () => {
     const refused = await control(world.app, { method: "POST", path, body: rule(500) });
     expectCap(refused, 2, "LOYALTY_MOCK_FAULT_LIMIT", "fault rules");
     expect(refused.body.details).toBe(
-      "The project already holds the maximum of 2 fault rules; LOYALTY_MOCK_FAULT_LIMIT raises the limit",
+      "Project demo already holds the maximum of 2 fault rules; LOYALTY_MOCK_FAULT_LIMIT raises the limit",
     );
     expect((await control(world.app, { method: "GET", path })).body.faults).toHaveLength(2);
     const location = () =>
@@ -187,7 +187,9 @@ describe("WEBHOOK_LIMIT: webhook endpoints per project", () => {
     expect((await add(4002)).status).toBe(201);
     const refused = await add(4003);
     expectCap(refused, 2, "LOYALTY_MOCK_WEBHOOK_LIMIT", "webhook endpoints");
-    expect(refused.body.details).toMatch(/^The project already holds/);
+    expect(refused.body.details).toBe(
+      "Project demo already holds the maximum of 2 webhook endpoints; LOYALTY_MOCK_WEBHOOK_LIMIT raises the limit",
+    );
     expect(world.demo.webhooks.list().map((w) => w.url)).toEqual([
       "http://127.0.0.1:4001/hooks",
       "http://127.0.0.1:4002/hooks",

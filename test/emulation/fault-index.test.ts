@@ -18,7 +18,7 @@ function spec(method: string, path: string, times?: number) {
 
 describe("fault rules: the index", () => {
   it("the first added of the matching rules wins, whichever kind each is", () => {
-    const rules = new FaultRules(faultRefusals);
+    const rules = new FaultRules(faultRefusals("demo"));
     const anyPattern = rules.add(spec("*", "/v1/**", 1), "t", LIMIT);
     const exact = rules.add(spec("GET", "/v1/locations/x"), "t", LIMIT);
     const anyMethod = rules.add(spec("*", "/v1/locations/x"), "t", LIMIT);
@@ -64,7 +64,7 @@ describe("fault rules: the index", () => {
       "/v1/locations/a/b",
     ];
 
-    const rules = new FaultRules(faultRefusals);
+    const rules = new FaultRules(faultRefusals("demo"));
     // The reference: every rule in order, scanned.
     const reference: {
       id: string;

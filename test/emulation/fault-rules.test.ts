@@ -5,7 +5,7 @@ import { faultInputSchema } from "../../src/http/control/fault-input.js";
 
 describe("FaultRules", () => {
   it("the first matching rule is taken and retires after its last match", () => {
-    const rules = new FaultRules(faultRefusals);
+    const rules = new FaultRules(faultRefusals("demo"));
     const once = rules.add(faultInputSchema.parse({ path: "/v1/**", action: "drop", times: 1 }), "t", 10);
     const always = rules.add(
       faultInputSchema.parse({ method: "get", path: "/v1/{x}", action: "delay", latency_ms: 5 }),

@@ -125,7 +125,7 @@ describe("the outbox", () => {
       if (readFirst) project.outbox.list();
       const endpoint = project.webhooks.create(
         { url: "http://127.0.0.1:9/hooks", events: [], active: true, headers: {} },
-        { nowIso: project.clock.iso(), limit: 10, hosts: [], ids: project.ids },
+        { projectId: project.id, nowIso: project.clock.iso(), limit: 10, hosts: [], ids: project.ids },
       );
       const [delivery] = project.outbox.list();
       return [delivery?.id, delivery?.envelope.id, delivery?.envelope.event.id, endpoint.id, endpoint.secret];
@@ -173,7 +173,7 @@ describe("shutdown", () => {
     const project = server.registry.get("demo");
     project.webhooks.create(
       { url: hook.url, events: [], active: true, headers: {} },
-      { nowIso: project.clock.iso(), limit: 10, hosts: [] },
+      { projectId: project.id, nowIso: project.clock.iso(), limit: 10, hosts: [] },
     );
     server.registry.dispatcher.notify(project, [notification("voucher.published", "v_1")], {
       requestId: "v-000000000000000000",

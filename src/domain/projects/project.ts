@@ -20,11 +20,17 @@ import {
   watchStores,
 } from "./stores.js";
 
-/** How a project's fault rules refuse: an unknown rule id is 404, one rule past the cap 409 (domain/caps.ts). */
-export const faultRefusals: FaultRefusals = {
-  notFound: (id) => notFound("fault", id),
-  full: (limit) => limitExceeded("The project", "fault rules", limit, CAP_VARIABLES.faultsPerProject),
-};
+/**
+ * How a project's fault rules refuse: an unknown rule id is 404, one rule past the cap 409 naming the project, as
+ * every other cap of a project does (domain/caps.ts).
+ */
+export function faultRefusals(projectId: string): FaultRefusals {
+  return {
+    notFound: (id) => notFound("fault", id),
+    full: (limit) =>
+      limitExceeded(`Project ${projectId}`, "fault rules", limit, CAP_VARIABLES.faultsPerProject),
+  };
+}
 
 /** Each store of the project is also a field of its own, named for its collection (`project.tierStructures`). */
 export interface Project extends StoreFields {}
@@ -56,7 +62,7 @@ export class Project {
    * and no project can reach another's: the request journal, the fault rules and the API call budget.
    */
   readonly journal = new RequestJournal(0);
-  readonly faults = new FaultRules(faultRefusals);
+  readonly faults: FaultRules;
   readonly rateLimiter = new RateLimiter();
   /** The webhook deliveries made for this project's notifications (the audit log's "webhook send outs"). */
   readonly outbox = new Outbox();
@@ -74,6 +80,7 @@ export class Project {
     // same document for reset without a second copy of every record.
     const doc = deepFreeze(document);
     this.id = doc.project.id;
+    this.faults = new FaultRules(faultRefusals(this.id));
     this.name = doc.project.name ?? doc.project.id;
     this.settings = doc.project.settings;
     const { clock } = doc.project;

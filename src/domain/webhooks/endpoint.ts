@@ -81,14 +81,14 @@ export class WebhookStore extends RecordStore<Webhook> {
    */
   create(
     input: NewWebhook,
-    options: { nowIso: string; limit: number; hosts: AllowedHosts; ids?: IdSource },
+    options: { projectId: string; nowIso: string; limit: number; hosts: AllowedHosts; ids?: IdSource },
   ): Webhook {
     const ids = options.ids ?? randomIds;
     const problem = targetProblem(input.url, options.hosts);
     if (problem) throw invalidPayload(`Property .url ${problem}`);
     if (this.size >= options.limit)
       throw limitExceeded(
-        "The project",
+        `Project ${options.projectId}`,
         "webhook endpoints",
         options.limit,
         CAP_VARIABLES.webhooksPerProject,

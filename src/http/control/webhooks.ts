@@ -89,6 +89,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     errors: { 409: ["limit_exceeded"] },
     handle: ({ deps: { registry }, body, project }) => {
       return project.webhooks.create(body, {
+        projectId: project.id,
         nowIso: project.clock.iso(),
         limit: registry.defaults.caps.webhooksPerProject,
         hosts: registry.dispatcher.settings.hosts,
