@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
+import { ok } from "./client.js";
 import { joinPaintMembers, timeFirstPaint } from "./first-paint.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { BENCH_SETTINGS, cpuTimeMs, ROOT, serverSettings, startProcess } from "./targets.js";
@@ -82,8 +83,7 @@ async function firstPaints(cards: number, loads: number): Promise<number[]> {
   const server = await startProcess({
     script: "dist/main.js",
     env: serverSettings({ FIXTURES_DIR: fixtures, ...BENCH_SETTINGS }),
-    probe: async (url) =>
-      (await fetch(`${url}/v1/locations/${BENCH_LOCATION}`, { headers: BENCH_KEYS })).status === 200,
+    probe: (url) => ok(`${url}/v1/locations/${BENCH_LOCATION}`, { headers: BENCH_KEYS }),
     timeoutMs: 600_000,
   });
   const browser = await chromium.launch({

@@ -1,5 +1,6 @@
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+import { ok } from "./client.js";
 import {
   BENCH_CAMPAIGN,
   BENCH_KEYS,
@@ -30,12 +31,6 @@ export interface ScaleResult {
 }
 
 const ASSIGNMENTS = 900;
-
-async function ok(url: string, headers: Record<string, string>): Promise<boolean> {
-  const response = await fetch(url, { headers });
-  await response.arrayBuffer();
-  return response.ok;
-}
 
 /** One request on a kept-alive connection, timed from send to the last byte, in milliseconds. */
 function timedPost(
@@ -86,7 +81,7 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
     // The limits raised, as `npm run bench` raises them: the run sends thousands of calls a minute to one project.
     env: serverSettings({ FIXTURES_DIR: dir, ...BENCH_SETTINGS }),
     logFile: join(dir, "server.log"),
-    probe: (url) => ok(`${url}/v1/locations/${BENCH_LOCATION}`, BENCH_KEYS),
+    probe: (url) => ok(`${url}/v1/locations/${BENCH_LOCATION}`, { headers: BENCH_KEYS }),
     timeoutMs: 180_000,
   });
   const small: number[] = [];
@@ -120,8 +115,7 @@ export async function runScale(dir: string, cards: number): Promise<ScaleResult>
       env: serverSettings({ LOG_LEVEL: "info" }),
       probe: (url) =>
         ok(`${url}/v1/locations/loc_demo_circle`, {
-          "X-App-Id": "demo-app-id",
-          "X-App-Token": "demo-app-token",
+          headers: { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" },
         }),
     });
     defaults.push(started.readyMs);
@@ -153,7 +147,7 @@ async function runFolder(dir: string, cards: number): Promise<ScaleResult["folde
     script: "dist/main.js",
     env: serverSettings({ FIXTURES_DIR: dir, ...BENCH_SETTINGS }),
     logFile: join(dir, "server.log"),
-    probe: (url) => ok(`${url}/v1/locations/${DEMO_LOCATION}`, DEMO_KEYS),
+    probe: (url) => ok(`${url}/v1/locations/${DEMO_LOCATION}`, { headers: DEMO_KEYS }),
     timeoutMs: 180_000,
   });
   let rssMiB: number | undefined;

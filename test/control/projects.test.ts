@@ -4,7 +4,7 @@ import { VERSION } from "../../src/http/control/version.js";
 import { createApp, createRegistry, ManualClock } from "../../src/index.js";
 import { control } from "../helpers/control.js";
 import { expectError, send } from "../helpers/http.js";
-import { buildWorld, DEMO_KEYS, defaultDocuments, worldWith } from "../helpers/world.js";
+import { buildWorld, DEMO_KEYS, defaultDocuments, tokenRecord, worldWith } from "../helpers/world.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -212,16 +212,7 @@ it("a posted document may not reuse another project's access token", async () =>
     form: true,
     body: "grant_type=client_credentials&scope=api",
   });
-  const stolen = {
-    access_token: token.body.access_token,
-    app_id: "k",
-    client_id: "c",
-    scope: ["api"],
-    permissions: ["api"],
-    ip_allowlist: [],
-    issued_at: "2026-11-20T10:00:00.000Z",
-    expires_at: "2026-11-20T10:15:00.000Z",
-  };
+  const stolen = tokenRecord(String(token.body.access_token));
   const res = await control(app, { method: "POST", path: "/__mock/projects", body: { tokens: [stolen] } });
   expectError(res, 409, { details: "An access token of the document belongs to another project" });
   expect(registry.list()).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { control } from "../helpers/control.js";
 import { expectError, send } from "../helpers/http.js";
-import { buildWorld } from "../helpers/world.js";
+import { buildWorld, tokenRecord } from "../helpers/world.js";
 
 const READONLY = { "X-App-Id": "demo-readonly-app-id", "X-App-Token": "demo-readonly-app-token" };
 
@@ -81,16 +81,7 @@ describe("resets when a fixture key has moved to another project", () => {
 });
 
 describe("resets when an access token has moved to another project", () => {
-  const token = {
-    access_token: "moved-token-0123456789",
-    app_id: "k",
-    client_id: "c",
-    scope: ["api"],
-    permissions: ["api"],
-    ip_allowlist: [],
-    issued_at: "2026-11-20T10:00:00.000Z",
-    expires_at: "2026-11-20T10:15:00.000Z",
-  };
+  const token = tokenRecord("moved-token-0123456789");
 
   it("POST /__mock/reset is 409 and changes nothing when two projects' fixtures claim one access token", async () => {
     const world = buildWorld();

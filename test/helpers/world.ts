@@ -125,3 +125,20 @@ export function tinyLoyaltyDocument(options: {
     })),
   } as ProjectDocumentInput;
 }
+
+/**
+ * A stored token record as a state document or a posted project holds it: issued at the test clock's start, for
+ * the service's 15 minutes, on a key `k` no project has (what a test that moves a token between projects needs).
+ */
+export function tokenRecord(accessToken: string) {
+  return {
+    access_token: accessToken,
+    app_id: "k",
+    client_id: "c",
+    scope: ["api"],
+    permissions: ["api"],
+    ip_allowlist: [],
+    issued_at: "2026-11-20T10:00:00.000Z",
+    expires_at: "2026-11-20T10:15:00.000Z",
+  };
+}
