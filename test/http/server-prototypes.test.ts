@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, type RequestListener, type Server, ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setFlagsFromString } from "node:v8";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHttpServer } from "../../src/index.js";
 import { validateAny } from "../helpers/contract.js";
 import { useServer } from "../helpers/listen.js";
@@ -40,6 +41,46 @@ describe("the classes Node builds requests and responses with", () => {
       const res = await fetch(`${base}/v1/locations/loc_demo_circle`, { headers: DEMO_KEYS });
       expect(res.status).toBe(200);
       expect(seen).toEqual([{ request: true, response: true, messages: true }]);
+    } finally {
+      await close(server);
+    }
+  });
+
+  it("keep their fields in fixed shapes, not in hash tables, to the end of the exchange", async () => {
+    // V8's own check, as the objects' shapes cannot be seen from JavaScript (http/fast/prototypes.ts, NEVER).
+    setFlagsFromString("--allow-natives-syntax");
+    const fastProperties = new Function("o", "return %HasFastProperties(o)") as (o: object) => boolean;
+    const { app } = buildWorld();
+    const seen: boolean[][] = [];
+    const watched = Object.assign(
+      (req: IncomingMessage, res: ServerResponse) => {
+        const shapes = [fastProperties(req), fastProperties(res)];
+        seen.push(shapes);
+        res.on("close", () => shapes.push(fastProperties(req), fastProperties(res)));
+        app(req, res);
+      },
+      { request: app.request, response: app.response },
+    );
+    const server = createHttpServer(watched);
+    const base = await listen(server);
+    try {
+      for (const path of ["/v1/locations/loc_demo_circle", "/v1/locations/loc_nowhere"]) {
+        const res = await fetch(`${base}${path}`, { headers: DEMO_KEYS });
+        await res.text();
+      }
+      const res = await fetch(`${base}/v1/loyalties/camp_demo_loyalty/members`, {
+        method: "POST",
+        headers: { ...DEMO_KEYS, "Content-Type": "application/json" },
+        body: JSON.stringify({ customer: { source_id: "shape@example.com" } }),
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+      await vi.waitFor(() => expect(seen.every((shapes) => shapes.length === 4)).toBe(true));
+      expect(seen).toEqual([
+        [true, true, true, true],
+        [true, true, true, true],
+        [true, true, true, true],
+      ]);
     } finally {
       await close(server);
     }
