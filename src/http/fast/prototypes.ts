@@ -7,14 +7,6 @@ export interface MessageClasses {
   ServerResponse?: typeof ServerResponse;
 }
 
-/**
- * An Express app gives every request and response its own prototypes (`app.request`, `app.response`) with
- * `Object.setPrototypeOf`, first thing on each request. V8 handles that change of prototype slowly, and it keeps
- * much of each request alive past the next young-generation collection. So for such an app Node builds them with
- * those prototypes in the first place, and Express's own call finds the prototype already in place, which V8
- * returns from at once. The objects are the same either way: Node's constructors run on them, and their prototype
- * is the app's. Any other listener gets Node's own classes.
- */
 /** What AppRequest and AppResponse below see `this` as, to write the assignments that never run. */
 type Room = Record<string, undefined>;
 
@@ -31,6 +23,14 @@ type Room = Record<string, undefined>;
  */
 const NEVER = false;
 
+/**
+ * An Express app gives every request and response its own prototypes (`app.request`, `app.response`) with
+ * `Object.setPrototypeOf`, first thing on each request. V8 handles that change of prototype slowly, and it keeps
+ * much of each request alive past the next young-generation collection. So for such an app Node builds them with
+ * those prototypes in the first place, and Express's own call finds the prototype already in place, which V8
+ * returns from at once. The objects are the same either way: Node's constructors run on them, and their prototype
+ * is the app's. Any other listener gets Node's own classes.
+ */
 export function appMessageClasses(app: RequestListener): MessageClasses {
   const { request, response } = app as RequestListener & { request?: unknown; response?: unknown };
   if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) return {};
