@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logFilesOf } from "../../src/persistence/replay.js";
 import {
   build,
   killGroup,
@@ -56,17 +57,14 @@ async function demoTokens(base: string): Promise<string[]> {
  * snapshot: when the interval's save has written it, however long the machine took to get there.
  */
 async function savedToDisk(stateFile: string, token: string): Promise<void> {
-  const [folder, name] = [dirname(stateFile), basename(stateFile)];
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const saved = readdirSync(folder)
-      .filter((file) => file.startsWith(name))
-      .some((file) => {
-        // A change log the server retires between the listing and the read is simply gone.
-        const text = readIfThere(join(folder, file));
-        const at = text.indexOf(token);
-        return at >= 0 && /\{"o":"(commit|end)"/.test(text.slice(at));
-      });
+    const saved = [stateFile, ...logFilesOf(stateFile).map((log) => log.path)].some((file) => {
+      // A change log the server retires between the listing and the read is simply gone.
+      const text = readIfThere(file);
+      const at = text.indexOf(token);
+      return at >= 0 && /\{"o":"(commit|end)"/.test(text.slice(at));
+    });
     if (saved) return;
     if (Date.now() > deadline) throw new Error(`${token} not saved to ${stateFile} within 20 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
