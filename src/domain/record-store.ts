@@ -12,6 +12,12 @@ export interface KeySet {
 export type RecordWatcher = (id: string, deleted: boolean) => void;
 
 /**
+ * Told the record a store held and the one it holds now, on every put (`previous` undefined for an id new to the
+ * store) and delete (`next` undefined): how figures kept beside the records (domain/figures) follow them.
+ */
+export type RecordObserver<T> = (previous: T | undefined, next: T | undefined) => void;
+
+/**
  * The common ground of every resource store: records of one project, keyed by id, private to the store, plus any
  * unique secondary keys a resource is looked up by (a voucher's code, a customer's source_id). Stores are seeded
  * through the constructor and never share a record with the fixtures they came from (the project deep-copies its
@@ -22,6 +28,7 @@ export class RecordStore<T extends { id: string }> {
   readonly #records = new Map<string, T>();
   readonly #indexes: { keyOf: KeyOf<T>; map: Map<string, T>; lookup: (key: string) => T | undefined }[] = [];
   #watcher: RecordWatcher | undefined;
+  #observer: RecordObserver<T> | undefined;
 
   /** `resourceType`: what its not-found errors name, as its collection declares it (domain/collection.ts). */
   constructor(resourceType: string, records: Iterable<T> = []) {
@@ -61,6 +68,14 @@ export class RecordStore<T extends { id: string }> {
     this.#watcher = watcher;
   }
 
+  /**
+   * One observer per store besides the watcher (the project's figures, set once when it is built, and kept when
+   * the state file's watcher comes and goes); seeding is not reported. Undefined stops the reports.
+   */
+  observe(observer: RecordObserver<T> | undefined): void {
+    this.#observer = observer;
+  }
+
   /** The record as stored, without what a subclass's `find` derives: what a state file writes. */
   stored(id: string): T | undefined {
     return this.#records.get(id);
@@ -91,13 +106,15 @@ export class RecordStore<T extends { id: string }> {
 
   /** Inserts or replaces a record, keeping the secondary keys in step. */
   put(record: T): T {
-    this.#unindex(this.#records.get(record.id));
+    const previous = this.#records.get(record.id);
+    this.#unindex(previous);
     this.#records.set(record.id, record);
     for (const { keyOf, map } of this.#indexes) {
       const key = keyOf(record);
       if (key) map.set(key, record);
     }
     this.#watcher?.(record.id, false);
+    this.#observer?.(previous, record);
     return record;
   }
 
@@ -109,9 +126,13 @@ export class RecordStore<T extends { id: string }> {
   }
 
   delete(id: string): boolean {
-    this.#unindex(this.#records.get(id));
+    const previous = this.#records.get(id);
+    this.#unindex(previous);
     const deleted = this.#records.delete(id);
-    if (deleted) this.#watcher?.(id, true);
+    if (deleted) {
+      this.#watcher?.(id, true);
+      this.#observer?.(previous, undefined);
+    }
     return deleted;
   }
 

@@ -7,6 +7,7 @@ import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type IdSource, randomIds } from "../../platform/ids.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { limitExceeded, notFound } from "../errors.js";
+import { ProjectFigures } from "../figures/project-figures.js";
 import type { KeySet } from "../record-store.js";
 import { Outbox } from "../webhooks/outbox.js";
 import { COLLECTION_NAMES, type CollectionName, type ProjectDocument } from "./project-document.js";
@@ -56,6 +57,8 @@ export class Project {
 
   /** The project's stores by collection (stores.ts); each is also a field of its own (StoreFields). */
   readonly stores: ProjectStores;
+  /** What the audience views read, kept up to date as the stores change (domain/figures). */
+  readonly figures: ProjectFigures;
 
   /**
    * What the control API observes and steers, kept with the project so that a reset or a deletion takes it along
@@ -91,6 +94,7 @@ export class Project {
 
     this.stores = buildStores(doc);
     for (const name of COLLECTION_NAMES) (this as Record<string, unknown>)[fieldOf(name)] = this.stores[name];
+    this.figures = new ProjectFigures(this.stores);
   }
 
   /**
