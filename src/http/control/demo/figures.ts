@@ -1,39 +1,35 @@
+import { addExact, negate } from "../../../domain/figures/exact-sum.js";
+import { type ReadonlyTally, SortedTally } from "../../../domain/figures/sorted-tally.js";
 import type { Project } from "../../../domain/projects/project.js";
+import type { Int64 } from "../../../domain/shared/int64.js";
+import { timelineOf } from "./timeline.js";
 
 /**
- * The numbers of the dashboard's audience views (docs/guide/dashboard.md), computed from the project's records on
- * its own clock, so advancing the clock moves them: the program at a glance and one customer's story.
+ * The numbers of the dashboard's audience views (docs/guide/dashboard.md), on the project's own clock, so advancing
+ * the clock moves them: the program at a glance and one customer's story. They are read from the figures the
+ * project keeps up to date as its records change (domain/figures), never from a pass over every card, so a view
+ * costs what it shows at any size. Sums are exact past 2^53 (written as digits, as 64-bit fields are).
  */
 
-type Card = ReturnType<Project["vouchers"]["list"]>[number];
+type Card = ReturnType<Project["figures"]["cardsOf"]>[number];
 type Structure = ReturnType<Project["tierStructures"]["list"]>[number];
+type Tier = Structure["tiers"][number];
+type PointsRules = { type?: string; min_value?: Int64; max_value?: Int64 };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** A POINTS tier's range as [low, end): `max_value` is inclusive, an open tier has no end. */
-function rangeOf(tier: Structure["tiers"][number]): [number, number] | undefined {
-  const rules = tier.qualification_rules as { type?: string; min_value?: number; max_value?: number };
+function rangeOf(tier: Tier): [number, number] | undefined {
+  const rules = tier.qualification_rules as PointsRules;
   if (rules.type !== "POINTS") return undefined;
   const low = Number(rules.min_value ?? 0);
   return [low, rules.max_value === undefined ? Number.POSITIVE_INFINITY : Number(rules.max_value) + 1];
 }
 
-/** The POINTS tiers of a structure a card with `points` stands in. */
-function tiersHolding(structure: Structure, points: number) {
-  return structure.tiers.filter((tier) => {
-    const range = rangeOf(tier);
-    return range !== undefined && range[0] <= points && points < range[1];
-  });
-}
-
-/** Loyalty cards someone holds: the program's members. */
-function heldCards(project: Project): Card[] {
-  return project.vouchers.list().filter((card) => card.loyalty_card != null && card.holder_id);
-}
-
 const pointsOf = (card: Card) => Number(card.loyalty_card?.points ?? 0);
 const balanceOf = (card: Card) => Number(card.loyalty_card?.balance ?? 0);
+const minus = (a: Int64, b: Int64) => addExact(a, negate(b));
 
 /**
  * The buckets of a series ending at the project's `now`: hours when what it shows spans two days or less, days
@@ -47,87 +43,85 @@ function bucketsFor(first: number, now: number): { size: number; starts: number[
   return { size, starts: Array.from({ length: count }, (_, i) => end - (count - 1 - i) * size) };
 }
 
-/** Points earned over time, as each bucket ends: earned in it, and the total issued by then. */
-function series(
-  earnings: { at: number; points: number }[],
-  totalNow: number,
-  now: number,
-): { at: string; earned: number; total: number }[] {
-  const past = earnings.filter((earning) => earning.at <= now);
-  const first = Math.min(now, ...past.map((earning) => earning.at));
-  const { size, starts } = bucketsFor(first, now);
-  // What was there before any earning the project recorded (fixture balances), then each bucket's earnings.
-  let total = totalNow - past.reduce((sum, earning) => sum + earning.points, 0);
-  const firstStart = starts[0] ?? now;
-  total += past.filter((e) => e.at < firstStart).reduce((sum, e) => sum + e.points, 0);
+/**
+ * Points earned over time, as each bucket ends: earned in it, and the total issued by then. Earnings after `now`
+ * (the clock moved back) are not yet past, and are left out; what was there before the first bucket (fixture
+ * balances, older earnings) is the total now less what the buckets show.
+ */
+function series(earnings: ReadonlyTally, totalNow: Int64, now: number) {
+  const oldest = earnings.min();
+  const { size, starts } = bucketsFor(oldest !== undefined && oldest <= now ? oldest : now, now);
+  const upTo = (at: number, inclusive: boolean) => earnings.below(at, inclusive).sum;
+  let before = upTo(starts[0] ?? now, false);
+  let total = minus(totalNow, minus(upTo(now, true), before));
   return starts.map((start) => {
-    const earned = past
-      .filter((e) => e.at >= start && e.at < start + size)
-      .reduce((sum, e) => sum + e.points, 0);
-    total += earned;
+    const end = start + size;
+    const upToEnd = end > now ? upTo(now, true) : upTo(end, false);
+    const earned = minus(upToEnd, before);
+    before = upToEnd;
+    total = addExact(total, earned);
     return { at: new Date(start).toISOString(), earned, total };
   });
 }
 
-/** Every point an event earned, when and to which card. */
-function earningsOf(project: Project, cardId?: string) {
-  return project.events
-    .list()
-    .flatMap((event) =>
-      event.earned
-        .filter((earning) => cardId === undefined || earning.voucher_id === cardId)
-        .map((earning) => ({ at: Date.parse(event.created_at), points: earning.points })),
-    );
+/** Members within each POINTS tier of a structure (a card counts in every tier holding it), and in none. */
+function distributionIn(structure: Structure, points: ReadonlyTally, members: number) {
+  const ranged = structure.tiers.flatMap((tier) => {
+    const range = rangeOf(tier);
+    return range ? [{ tier, range }] : [];
+  });
+  const within = ([low, end]: [number, number]) =>
+    low < end ? points.below(end, false).count - points.below(low, false).count : 0;
+  const counts = new Map<string, number>();
+  for (const { tier, range } of ranged) counts.set(tier.id, (counts.get(tier.id) ?? 0) + within(range));
+  // Cards in no tier: the members outside the union of the ranges, each overlap counted once.
+  const ranges = ranged.map(({ range }) => range).sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  let open: [number, number] | undefined;
+  for (const range of ranges) {
+    if (!(range[0] < range[1])) continue;
+    if (open !== undefined && range[0] <= open[1]) open[1] = Math.max(open[1], range[1]);
+    else {
+      if (open !== undefined) covered += within(open);
+      open = [range[0], range[1]];
+    }
+  }
+  if (open !== undefined) covered += within(open);
+  return {
+    structure_id: structure.id,
+    name: structure.name,
+    tiers: ranged.map(({ tier }) => ({ id: tier.id, name: tier.name, members: counts.get(tier.id) ?? 0 })),
+    no_tier: members - covered,
+  };
 }
 
 export function overviewOf(project: Project) {
   const now = project.clock.now();
-  const cards = heldCards(project);
-  const pointsIssued = cards.reduce((sum, card) => sum + pointsOf(card), 0);
-  const held = new Set(cards.map((card) => card.id));
-  const earnings = project.events
-    .list()
-    .flatMap((event) =>
-      event.earned
-        .filter((earning) => held.has(earning.voucher_id))
-        .map((earning) => ({ at: Date.parse(event.created_at), points: earning.points })),
-    );
+  const program = project.figures.program;
   return {
     object: "overview" as const,
     project_id: project.id,
     now: project.clock.iso(),
-    members: cards.length,
+    members: program.members,
     customers: project.customers.size,
-    points_issued: pointsIssued,
-    balance_outstanding: cards.reduce((sum, card) => sum + balanceOf(card), 0),
-    points_over_time: series(earnings, pointsIssued, now),
-    tier_distribution: project.tierStructures.list().map((structure) => {
-      const tiers = structure.tiers.flatMap((tier) => (rangeOf(tier) ? [tier] : []));
-      const counts = new Map(tiers.map((tier) => [tier.id, 0]));
-      let none = 0;
-      for (const card of cards) {
-        const holding = tiersHolding(structure, pointsOf(card));
-        if (holding.length === 0) none += 1;
-        for (const tier of holding) counts.set(tier.id, (counts.get(tier.id) ?? 0) + 1);
-      }
-      return {
-        structure_id: structure.id,
-        name: structure.name,
-        tiers: tiers.map((tier) => ({ id: tier.id, name: tier.name, members: counts.get(tier.id) ?? 0 })),
-        no_tier: none,
-      };
-    }),
+    points_issued: program.pointsIssued,
+    balance_outstanding: program.balanceOutstanding,
+    points_over_time: series(program.earnings, program.pointsIssued, now),
+    tier_distribution: project.tierStructures
+      .list()
+      .map((structure) => distributionIn(structure, program.points, program.members)),
   };
 }
 
-/** Where a card stands in a structure and how far the next tier is. */
+/** Where a card stands in a structure and how far the next tier is; `next_at` exact, as the tier's rules hold it. */
 function progressIn(structure: Structure, points: number) {
   const ranges = structure.tiers
     .flatMap((tier) => {
       const range = rangeOf(tier);
-      return range ? [{ tier, low: range[0], end: range[1] }] : [];
+      const exact = (tier.qualification_rules as PointsRules).min_value ?? 0;
+      return range ? [{ tier, low: range[0], end: range[1], exact }] : [];
     })
-    .sort((a, b) => a.low - b.low);
+    .sort((a, b) => (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0));
   const current = ranges.filter((r) => r.low <= points && points < r.end).at(-1);
   const next = ranges.find((r) => r.low > points);
   const from = current?.low ?? 0;
@@ -140,54 +134,29 @@ function progressIn(structure: Structure, points: number) {
     structure_name: structure.name,
     tier: current?.tier.name ?? null,
     next_tier: next?.tier.name ?? null,
-    next_at: next?.low ?? null,
+    next_at: next?.exact ?? null,
     points,
     percent,
   };
 }
 
-type Entry = { at: string; kind: "joined" | "event" | "points" | "webhook" | "customer"; text: string };
+/** A card's earnings by time, from the events that earned it points (whoever holds it now). */
+function earningsOfCard(project: Project, cardId: string): ReadonlyTally {
+  const tally = new SortedTally();
+  for (const event of project.figures.program.earningEventsOf(cardId)) {
+    const at = Date.parse(event.created_at);
+    if (Number.isNaN(at)) continue;
+    for (const earning of event.earned) if (earning.voucher_id === cardId) tally.add(at, 1, earning.points);
+  }
+  return tally;
+}
 
 export function storyOf(project: Project, customerId: string) {
   const customer = project.customers.get(customerId);
   const now = project.clock.now();
-  const name = customer.name ?? customer.source_id ?? customer.id;
-  const cards = project.vouchers
-    .list()
-    .filter((card) => card.holder_id === customer.id && card.loyalty_card != null);
-  const campaignName = (id: string) => project.campaigns.find(id)?.name ?? id;
-  const timeline: Entry[] = [
-    { at: customer.created_at, kind: "customer", text: `${name} became a customer` },
-  ];
-  for (const publication of project.publications.list())
-    if (publication.customer_id === customer.id) {
-      const card = project.vouchers.find(publication.voucher_id);
-      timeline.push({
-        at: publication.created_at,
-        kind: "joined",
-        text: `Joined ${campaignName(publication.campaign_id)} with card ${card?.code ?? publication.voucher_id}`,
-      });
-    }
-  for (const event of project.events.list())
-    if (event.customer_id === customer.id) {
-      timeline.push({ at: event.created_at, kind: "event", text: `Sent ${event.type}` });
-      for (const earning of event.earned) {
-        const code = project.vouchers.find(earning.voucher_id)?.code ?? earning.voucher_id;
-        timeline.push({
-          at: event.created_at,
-          kind: "points",
-          text: `Earned ${earning.points.toLocaleString("en")} points for ${event.type} on ${code}`,
-        });
-      }
-    }
-  for (const delivery of project.outbox.list())
-    if (JSON.stringify(delivery.envelope).includes(`"${customer.id}"`))
-      timeline.push({
-        at: delivery.created_at,
-        kind: "webhook",
-        text: `Webhook ${delivery.type} ${delivery.status === "not_sent" ? "recorded (no endpoint)" : delivery.status}`,
-      });
-  timeline.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const cards = project.figures.cardsOf(customer.id);
+  const structures = project.tierStructures.list();
+  const timeline = timelineOf(project, customer);
   return {
     object: "customer_story" as const,
     project_id: project.id,
@@ -203,14 +172,13 @@ export function storyOf(project: Project, customerId: string) {
       id: card.id,
       code: card.code,
       campaign_id: card.campaign_id,
-      campaign_name: campaignName(card.campaign_id),
+      campaign_name: project.campaigns.find(card.campaign_id)?.name ?? card.campaign_id,
       points: pointsOf(card),
       balance: balanceOf(card),
-      progress: project.tierStructures.list().map((structure) => progressIn(structure, pointsOf(card))),
-      balance_over_time: series(earningsOf(project, card.id), balanceOf(card), now).map(({ at, total }) => ({
-        at,
-        balance: total,
-      })),
+      progress: structures.map((structure) => progressIn(structure, pointsOf(card))),
+      balance_over_time: series(earningsOfCard(project, card.id), balanceOf(card), now).map(
+        ({ at, total }) => ({ at, balance: total }),
+      ),
     })),
     timeline,
   };

@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import { z } from "zod";
 import { apiError } from "../../../domain/errors.js";
+import { type Int64, int64 } from "../../../domain/shared/int64.js";
 import { shippedScenarios } from "../../journeys/scenario.js";
 import { dateTime, listSchema } from "../answers.js";
 import { type ControlRoute, row } from "../route-table.js";
@@ -10,6 +11,11 @@ import { overviewOf, storyOf } from "./figures.js";
 import { PlayBoard } from "./plays.js";
 
 const int = z.int();
+/**
+ * A sum of points, exact at any size: a number up to 2^53, past it the digits of a bigint (stringifyExact), as the
+ * service's 64-bit fields are written (docs/internals/exact-integers.md).
+ */
+const sum = z.custom<Int64>().meta({ type: "integer", format: "int64" });
 
 const overviewAnswer = z.strictObject({
   object: z.literal("overview"),
@@ -17,10 +23,10 @@ const overviewAnswer = z.strictObject({
   now: dateTime,
   members: int.describe("Loyalty cards someone holds"),
   customers: int,
-  points_issued: int.describe("Points on the members' cards"),
-  balance_outstanding: int.describe("The members' balances"),
+  points_issued: sum.describe("Points on the members' cards"),
+  balance_outstanding: sum.describe("The members' balances"),
   points_over_time: z
-    .array(z.strictObject({ at: dateTime, earned: int, total: int }))
+    .array(z.strictObject({ at: dateTime, earned: sum, total: sum }))
     .describe(
       "Hours or days ending at the project's clock: points earned in each, and the total issued by its end",
     ),
@@ -59,12 +65,12 @@ const storyAnswer = z.strictObject({
           structure_name: z.string(),
           tier: z.string().nullable(),
           next_tier: z.string().nullable(),
-          next_at: int.nullable(),
+          next_at: int64(0).nullable().describe("The next tier's min_value, exactly as the tier holds it"),
           points: int,
           percent: int,
         }),
       ),
-      balance_over_time: z.array(z.strictObject({ at: dateTime, balance: int })),
+      balance_over_time: z.array(z.strictObject({ at: dateTime, balance: sum })),
     }),
   ),
   timeline: z.array(
