@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { storyOf } from "../../src/http/control/demo/figures.js";
+import { control } from "../helpers/control.js";
+import { demoWithEarnings, earningsWorld } from "../helpers/earnings-project.js";
+import { send } from "../helpers/http.js";
+import { v2Headers } from "../helpers/v2.js";
+import { activityReference, overviewReference } from "../helpers/views-reference.js";
+import { buildWorld, DEMO_KEYS, worldWith } from "../helpers/world.js";
+
+/**
+ * Issue 44's findings in the audience views, one test each: the overview answered 500 past about 120,000 point
+ * earnings (a spread of every earning into Math.min overflowed the stack), the story's next_at went through
+ * Number() and came back rounded, sums of points were doubles, and the activity scanned every event for each
+ * journal entry.
+ */
+
+describe("GET /__mock/projects/{projectId}/overview at 150,000 earnings", () => {
+  it("answers 200 with every point in its series (0.10.0: 500, Maximum call stack size exceeded)", async () => {
+    const world = earningsWorld(demoWithEarnings({ members: 1500, earnings: 150_000 }));
+    const res = await control(world.app, { method: "GET", path: "/__mock/projects/demo/overview" });
+    expect(res.status).toBe(200);
+    const series = res.body.points_over_time as { earned: number; total: number }[];
+    // 150,000 minutes is 104 days: the last 60 days are shown, one bucket each, the earlier ones in the first total.
+    expect(series).toHaveLength(60);
+    expect(series.at(-1)?.total).toBe(res.body.points_issued);
+    // From the first bucket's start (59 days before today's) to 10:00 today: 85,560 minutes, an earning each.
+    expect(series.reduce((sum, bucket) => sum + bucket.earned, 0)).toBe(85_560 * 100);
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(overviewReference(world.registry.get("demo")))));
+  });
+
+  it("a story of a card with all 150,000 earnings answers with each of them", () => {
+    const world = earningsWorld(demoWithEarnings({ members: 2, earnings: 150_000, heavy: 150_000 }));
+    const story = storyOf(world.registry.get("demo"), "cust_m0");
+    const [card] = story.cards;
+    expect(card?.points).toBe(15_000_000);
+    expect(card?.balance_over_time.at(-1)?.balance).toBe(15_000_000);
+    // The customer, her publication, and each event with its points.
+    expect(story.timeline).toHaveLength(1 + 1 + 2 * 150_000);
+  });
+});
+
+describe("GET /__mock/projects/{projectId}/customers/{customerId}/story - 64-bit values", () => {
+  it("next_at is the next tier's min_value exactly (0.10.0: 9223372036854775806 as 9223372036854776000)", async () => {
+    const world = buildWorld();
+    const tier = await send(world.app, {
+      method: "POST",
+      path: "/v2/loyalties/tier-structures/lts_d0000000000000001/tiers",
+      headers: { ...(await v2Headers(world)), "Content-Type": "application/json" },
+      body: '{"name":"Huge","qualification_rules":{"type":"POINTS","min_value":9223372036854775806,"max_value":9223372036854775807}}',
+    });
+    expect(tier.status).toBe(200);
+    const res = await control(world.app, {
+      method: "GET",
+      path: "/__mock/projects/demo/customers/cust_demo_alice/story",
+    });
+    expect(res.status).toBe(200);
+    // Alice's 1,450 points stand in Silver (1,000-4,999); the next tier starts at 2^63-2. Compared as text.
+    expect(res.text).toContain(
+      '"tier":"Silver","next_tier":"Huge","next_at":9223372036854775806,"points":1450,"percent":0}',
+    );
+  });
+});
+
+describe("GET /__mock/projects/{projectId}/overview - points past 2^53", () => {
+  it("points_issued and the series are exact sums, written as digits", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const created = "2026-01-01T00:00:00.000Z";
+    const world = worldWith({
+      project: { id: "huge" },
+      campaigns: [
+        {
+          id: "camp_huge",
+          name: "Huge",
+          campaign_type: "LOYALTY_PROGRAM",
+          type: "STATIC",
+          voucher: { type: "LOYALTY_CARD", loyalty_card: { points: 0 } },
+          created_at: created,
+        },
+      ],
+      customers: ["cust_h1", "cust_h2"].map((id) => ({ id, created_at: created })),
+      vouchers: ["cust_h1", "cust_h2"].map((holder, i) => ({
+        id: `v_h${i}`,
+        code: `HUGE-${i}`,
+        campaign_id: "camp_huge",
+        type: "LOYALTY_CARD",
+        loyalty_card: { points: max, balance: max - 1 },
+        holder_id: holder,
+        created_at: created,
+      })),
+    });
+    const res = await control(world.app, { method: "GET", path: "/__mock/projects/huge/overview" });
+    expect(res.status).toBe(200);
+    // 2 * (2^53 - 1) = 18014398509481982 and 2 * (2^53 - 2); as doubles they would be ...984 and ...980.
+    expect(res.text).toContain(
+      '"members":2,"customers":2,"points_issued":18014398509481982,"balance_outstanding":18014398509481980',
+    );
+    expect(res.text).toContain('"total":18014398509481982}]');
+  });
+});
+
+describe("GET /__mock/projects/{projectId}/activity at many events", () => {
+  it("names the points of each journaled event as a scan of every event would", async () => {
+    const world = earningsWorld(demoWithEarnings({ members: 200, earnings: 20_000 }));
+    for (let i = 0; i < 120; i++) {
+      const who = `m${(i * 7) % 200}@example.com`;
+      const event = i % 3 === 0 ? "loyalty_bonus" : "user_subscribed";
+      const res = await send(world.app, {
+        method: "POST",
+        path: "/v1/events",
+        headers: DEMO_KEYS,
+        body: {
+          event,
+          customer: { source_id: who },
+          metadata: event === "user_subscribed" ? { plan: "pro" } : {},
+        },
+      });
+      expect(res.status).toBe(200);
+      // Now and then the clock goes back, so recorded times are not in order.
+      if (i % 25 === 24) world.registry.get("demo").clock.advance(-3600);
+    }
+    const res = await control(world.app, {
+      method: "GET",
+      path: "/__mock/projects/demo/activity?limit=1000",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(120);
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(activityReference(world.registry.get("demo"), 1000))));
+  });
+});
