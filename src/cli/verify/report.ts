@@ -101,8 +101,9 @@ export function table(report: Report): string {
     step.differences[0] ? describe(step.differences[0]) : (step.note ?? ""),
   ]);
   const head = ["step", "operation", "target", "mock", "verdict", "first difference"];
+  // A recording may hold any number of steps: a loop, never a spread of every row into Math.max's arguments.
   const widths = head.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+    rows.reduce((widest, row) => Math.max(widest, row[column]?.length ?? 0), title.length),
   );
   const line = (cells: string[]) =>
     cells

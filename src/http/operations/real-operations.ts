@@ -245,7 +245,8 @@ export function realOperationsFor(req: Pick<Request, "method" | "path">): RealOp
       (segment, i) => segments[i] !== "" && (isParameter(segment) || segment === segments[i]),
     ),
   );
-  const best = Math.max(...matching.map((template) => template.literals));
+  let best = Number.NEGATIVE_INFINITY;
+  for (const template of matching) if (template.literals > best) best = template.literals;
   return matching
     .filter((template) => template.literals === best)
     .map(({ method: verb, path, name }) => ({ method: verb, path, name }));
