@@ -18,7 +18,11 @@ const RULE = "lern_d0000000000000001";
  * first `heavy` on member 0's card, the rest in turn on the others. Built as records, not validated one by one, so
  * 150,000 earnings take a fraction of a second rather than the minutes they would take through the API.
  */
-export function demoWithEarnings(options: { members: number; earnings: number; heavy?: number }): ProjectDocument {
+export function demoWithEarnings(options: {
+  members: number;
+  earnings: number;
+  heavy?: number;
+}): ProjectDocument {
   const { members, earnings, heavy = 0 } = options;
   const demo = defaultDocuments().find((document) => document.project.id === "demo") as ProjectDocument;
   const now = Date.parse(EARNINGS_NOW);
