@@ -1,9 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { abArgs, percent, printResults, runVariants, writeReport } from "./ab.js";
-import { ROOT } from "./targets.js";
+import { checkoutBaseline } from "./baseline.js";
 
 /**
  * `npm run bench:compare -- --baseline <git ref>`: this working tree against an earlier commit (main by default),
@@ -23,32 +19,10 @@ const { settings, values } = abArgs(
 const baseline = String(values.baseline);
 const maxSlower = Number(values["max-slower"]);
 
-function git(args: string[], cwd = ROOT): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
-  const commit = git(["rev-parse", "--verify", `${baseline}^{commit}`]);
-  const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-compare-"));
-  const tree = join(tmp, "baseline");
-  git(["worktree", "add", "--detach", tree, commit]);
-  const cleanUp = () => {
-    git(["worktree", "remove", "--force", tree]);
-    rmSync(tmp, { recursive: true, force: true });
-  };
-  // Interrupted, it still leaves no worktree behind (the servers it started stop with it).
-  for (const signal of ["SIGINT", "SIGTERM"] as const)
-    process.once(signal, () => {
-      cleanUp();
-      process.exit(130);
-    });
+  const { commit, script, cleanUp } = checkoutBaseline(baseline);
   try {
-    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "dir");
-    for (const dir of [ROOT, tree])
-      execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: dir, stdio: "inherit" });
-    const script = join(tree, "dist", "main.js");
-    if (!existsSync(script)) throw new Error(`the baseline ${baseline} has no dist/main.js once built`);
     const results = await runVariants(
       [
         { name: `baseline ${baseline}`, script },

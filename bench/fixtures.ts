@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { memberId, writeMembers } from "./members-fixtures.js";
 
 /**
  * The benchmark's own project, written as a fixtures folder: pools large enough that no round runs out (cards to
@@ -33,6 +34,11 @@ export interface BenchSizes {
   smallCards?: number;
   tierStructures: number;
   incentives: number;
+  /**
+   * The first this many cards of the big campaign are held, each by a customer of its own with its publication and
+   * one recorded event that earned it 10 points (see writeMembers): a program with members, for the views' bench.
+   */
+  members?: number;
 }
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
@@ -66,7 +72,7 @@ export function writeBenchFixtures(dir: string, sizes: BenchSizes): string {
     ...(sizes.smallCards ? [campaign(SMALL_CAMPAIGN, "Bench Small")] : []),
   ]);
   writeCards(join(project, "vouchers.json"), [
-    { campaignId: BENCH_CAMPAIGN, count: sizes.cards, prefix: "BENCH" },
+    { campaignId: BENCH_CAMPAIGN, count: sizes.cards, prefix: "BENCH", held: sizes.members ?? 0 },
     { campaignId: SMALL_CAMPAIGN, count: sizes.smallCards ?? 0, prefix: "SMALL" },
   ]);
   write("event-schemas.json", [
@@ -102,28 +108,32 @@ export function writeBenchFixtures(dir: string, sizes: BenchSizes): string {
       object: "incentive",
     })),
   );
+  if (sizes.members) writeMembers(project, sizes.members);
   return dir;
 }
+
+const cardId = (prefix: string, i: number) => `v_${prefix.toLowerCase()}${String(i).padStart(17, "0")}`;
 
 /** A million cards is a few hundred megabytes of JSON: written in chunks, never built as one string. */
 function writeCards(
   file: string,
-  pools: { campaignId: string; count: number; prefix: string }[],
+  pools: { campaignId: string; count: number; prefix: string; held?: number }[],
   /** Go on with an array already begun in `file` (`append`: after elements of its own), instead of a new file. */
   continuing?: { append: boolean },
 ): void {
   const chunks: string[] = continuing ? [] : ["["];
   let first = !continuing?.append;
   if (!continuing) writeFileSync(file, "");
-  for (const { campaignId, count, prefix } of pools) {
+  for (const { campaignId, count, prefix, held = 0 } of pools) {
     for (let i = 0; i < count; i++) {
       const card = {
-        id: `v_${prefix.toLowerCase()}${String(i).padStart(17, "0")}`,
+        id: cardId(prefix, i),
         code: `${prefix}-${String(i).padStart(8, "0")}`,
         campaign_id: campaignId,
         type: "LOYALTY_CARD",
-        loyalty_card: { points: 0, balance: 0 },
+        loyalty_card: i < held ? { points: 10, balance: 10 } : { points: 0, balance: 0 },
         created_at: CREATED,
+        ...(i < held && { holder_id: memberId(i) }),
       };
       chunks.push(`${first ? "" : ","}${JSON.stringify(card)}`);
       first = false;

@@ -1,0 +1,145 @@
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { BENCH_KEYS, BENCH_LOCATION } from "./fixtures.js";
+import { median } from "./measure.js";
+import { cpuTimeMs, type RunningTarget } from "./targets.js";
+
+/** How the views bench reads a server: one call at a time on a kept-alive connection, and what it cost. */
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+/** One request, read to its last byte: its status, its size and its wall time in ms. */
+export function call(
+  target: RunningTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number; ms: number }> {
+  const url = new URL(target.url);
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          ...headers,
+          ...(text !== undefined && {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(text),
+          }),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - started }));
+      },
+    );
+    req.on("error", reject);
+    req.end(text);
+  });
+}
+
+/** `count` calls of `make(i)`, `width` at a time: how the bench sends its journal of events. */
+export async function pool(
+  count: number,
+  width: number,
+  make: (i: number) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await make(next++);
+    }),
+  );
+}
+
+export interface ViewCost {
+  name: string;
+  calls: number;
+  /** Server CPU per call (user and system, from /proc, 10 ms ticks summed over the calls). */
+  cpuMs: number;
+  /** Wall time of a call, the median. */
+  wallMs: number;
+  bytes: number;
+  status: number;
+}
+
+/** Server CPU and wall time of `calls` calls in a row, with nothing else sent meanwhile. */
+export async function cost(
+  target: RunningTarget,
+  name: string,
+  calls: number,
+  path: (i: number) => string,
+): Promise<ViewCost> {
+  const walls: number[] = [];
+  let last = { status: 0, bytes: 0, ms: 0 };
+  const before = (await cpuTimeMs(target.pid)) ?? Number.NaN;
+  for (let i = 0; i < calls; i++) {
+    last = await call(target, "GET", path(i));
+    walls.push(last.ms);
+  }
+  const after = (await cpuTimeMs(target.pid)) ?? Number.NaN;
+  return {
+    name,
+    calls,
+    cpuMs: (after - before) / calls,
+    wallMs: median(walls),
+    bytes: last.bytes,
+    status: last.status,
+  };
+}
+
+export interface Blocking {
+  name: string;
+  /** The slowest GET location answered while the calls ran, and how many were answered. */
+  getMaxMs: number;
+  gets: number;
+  /** The server's longest event-loop delay meanwhile (bench/loop-delay.mjs, a 10 ms timer). */
+  loopMaxMs: number | undefined;
+}
+
+/**
+ * What `calls` calls of `path(i)` hold the operations up: a GET location loop runs beside them, one request at a
+ * time, and the slowest answer it got is the longest any operation waited behind them.
+ */
+export async function blocking(
+  target: RunningTarget,
+  name: string,
+  calls: number,
+  path: (i: number) => string,
+  loopFile: string,
+): Promise<Blocking> {
+  await loopDelay(target, loopFile);
+  let running = true;
+  const gets: number[] = [];
+  const loop = (async () => {
+    while (running)
+      gets.push((await call(target, "GET", `/v1/locations/${BENCH_LOCATION}`, undefined, BENCH_KEYS)).ms);
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < calls; i++) await call(target, "GET", path(i));
+  running = false;
+  await loop;
+  const loopMaxMs = await loopDelay(target, loopFile);
+  return { name, getMaxMs: gets.reduce((a, b) => Math.max(a, b), 0), gets: gets.length, loopMaxMs };
+}
+
+/** The server's longest event-loop delay since it was last asked (SIGUSR2 to bench/loop-delay.mjs). */
+async function loopDelay(target: RunningTarget, file: string): Promise<number | undefined> {
+  process.kill(target.pid, "SIGUSR2");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    return (JSON.parse(readFileSync(file, "utf8")) as { maxMs: number }).maxMs;
+  } catch {
+    return undefined;
+  }
+}
