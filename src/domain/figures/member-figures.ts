@@ -25,8 +25,8 @@ export class MemberFigures {
   balanceOutstanding: Int64 = 0;
   readonly #points = new SortedTally();
   readonly #earnings = new SortedTally();
-  /** card id -> the events that earned it points, each once, in no particular order. */
-  readonly #earningEvents = new Map<string, RecordedEvent[]>();
+  /** card id -> the events that earned it points, each once, in no particular order (one without an array). */
+  readonly #earningEvents = new Map<string, RecordedEvent | RecordedEvent[]>();
   /** Whether the store holds this card as a member's now: whose earnings count. */
   readonly #isMember: (cardId: string) => boolean;
 
@@ -46,7 +46,8 @@ export class MemberFigures {
 
   /** The events that earned a card points (whoever holds it now). */
   earningEventsOf(cardId: string): readonly RecordedEvent[] {
-    return this.#earningEvents.get(cardId) ?? [];
+    const events = this.#earningEvents.get(cardId);
+    return events === undefined ? [] : Array.isArray(events) ? events : [events];
   }
 
   cardChanged(previous: VoucherInput | undefined, next: VoucherInput | undefined): void {
@@ -62,21 +63,27 @@ export class MemberFigures {
   eventChanged(previous: RecordedEvent | undefined, next: RecordedEvent | undefined): void {
     if (previous !== undefined && previous.earned.length > 0) {
       this.#tallyEarnings(previous, -1);
-      for (const cardId of cardsEarning(previous)) {
-        const events = this.#earningEvents.get(cardId);
-        const i = events?.indexOf(previous) ?? -1;
-        if (events === undefined || i < 0) continue;
-        events.splice(i, 1);
-        if (events.length === 0) this.#earningEvents.delete(cardId);
-      }
+      forEachCard(previous, (cardId) => this.#unlist(cardId, previous));
     }
     if (next === undefined || next.earned.length === 0) return;
-    for (const cardId of cardsEarning(next)) {
-      const events = this.#earningEvents.get(cardId);
-      if (events === undefined) this.#earningEvents.set(cardId, [next]);
-      else events.push(next);
-    }
+    forEachCard(next, (cardId) => this.#list(cardId, next));
     this.#tallyEarnings(next, 1);
+  }
+
+  #list(cardId: string, event: RecordedEvent): void {
+    const events = this.#earningEvents.get(cardId);
+    if (events === undefined) this.#earningEvents.set(cardId, event);
+    else if (Array.isArray(events)) events.push(event);
+    else this.#earningEvents.set(cardId, [events, event]);
+  }
+
+  #unlist(cardId: string, event: RecordedEvent): void {
+    const events = this.#earningEvents.get(cardId);
+    if (events === event) this.#earningEvents.delete(cardId);
+    else if (Array.isArray(events) && events.includes(event)) {
+      events.splice(events.indexOf(event), 1);
+      if (events.length === 1) this.#earningEvents.set(cardId, events[0] as RecordedEvent);
+    }
   }
 
   #count(card: VoucherInput, sign: 1 | -1): void {
@@ -101,9 +108,13 @@ export class MemberFigures {
   }
 }
 
-/** The cards an event earned points for, each once. */
-function cardsEarning(event: RecordedEvent): Iterable<string> {
+/** Calls `each` with every card an event earned points for, once each (an event earns for a card or two). */
+function forEachCard(event: RecordedEvent, each: (cardId: string) => void): void {
   const { earned } = event;
-  if (earned.length === 1) return [(earned[0] as (typeof earned)[number]).voucher_id];
-  return new Set(earned.map((earning) => earning.voucher_id));
+  for (let i = 0; i < earned.length; i++) {
+    const cardId = (earned[i] as (typeof earned)[number]).voucher_id;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = (earned[j] as (typeof earned)[number]).voucher_id === cardId;
+    if (!seen) each(cardId);
+  }
 }

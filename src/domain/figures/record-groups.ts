@@ -10,8 +10,9 @@ const NONE: readonly never[] = [];
  * group is marked, and read again in order from one pass over the store the next time it is asked for. No operation
  * does that but a customer joining a second program; every other write is a new record or one replaced in place.
  */
-export class RecordGroups<R> {
-  readonly #groups = new Map<string, R[]>();
+export class RecordGroups<R extends object> {
+  /** key -> its one record, or its records: most groups hold one (a customer's card), kept without an array. */
+  readonly #groups = new Map<string, R | R[]>();
   readonly #disordered = new Set<string>();
   readonly #keyOf: (record: R) => string | undefined;
   readonly #scan: () => Iterable<R>;
@@ -27,44 +28,48 @@ export class RecordGroups<R> {
     const before = previous === undefined ? undefined : this.#keyOf(previous);
     const after = next === undefined ? undefined : this.#keyOf(next);
     if (before !== undefined && before === after) {
-      const group = this.#groups.get(before);
-      const i = group === undefined ? -1 : group.indexOf(previous as R);
-      if (group !== undefined && i >= 0) group[i] = next as R;
-      else this.#disordered.add(before);
+      if (!this.#replace(before, previous as R, next as R)) this.#disordered.add(before);
       return;
     }
-    if (before !== undefined) this.#remove(before, previous as R);
+    if (before !== undefined && !this.#remove(before, previous as R)) this.#disordered.add(before);
     if (after === undefined) return;
     const group = this.#groups.get(after);
-    if (group === undefined) this.#groups.set(after, [next as R]);
+    if (group === undefined) this.#groups.set(after, next as R);
     else {
-      group.push(next as R);
+      if (Array.isArray(group)) group.push(next as R);
+      else this.#groups.set(after, [group, next as R]);
       if (previous !== undefined) this.#disordered.add(after);
     }
   }
 
-  /** The group's records in the store's order (empty when none). Read only: the group's own array. */
+  /** The group's records in the store's order (empty when none). Read only. */
   list(key: string): readonly R[] {
     if (this.#disordered.delete(key)) {
       const group: R[] = [];
       for (const record of this.#scan()) if (this.#keyOf(record) === key) group.push(record);
-      if (group.length > 0) this.#groups.set(key, group);
-      else this.#groups.delete(key);
+      this.#groups.delete(key);
+      if (group.length > 0) this.#groups.set(key, group.length === 1 ? (group[0] as R) : group);
     }
-    return this.#groups.get(key) ?? NONE;
+    const group = this.#groups.get(key);
+    return group === undefined ? NONE : Array.isArray(group) ? group : [group];
   }
 
-  #remove(key: string, record: R): void {
+  #replace(key: string, previous: R, next: R): boolean {
     const group = this.#groups.get(key);
-    const i = group === undefined ? -1 : group.indexOf(record);
-    if (group === undefined || i < 0) {
-      this.#disordered.add(key);
-      return;
-    }
-    group.splice(i, 1);
-    if (group.length === 0) {
-      this.#groups.delete(key);
-      this.#disordered.delete(key);
-    }
+    if (group === previous) this.#groups.set(key, next);
+    else if (Array.isArray(group) && group.includes(previous)) group[group.indexOf(previous)] = next;
+    else return false;
+    return true;
+  }
+
+  #remove(key: string, record: R): boolean {
+    const group = this.#groups.get(key);
+    if (group === record) this.#groups.delete(key);
+    else if (Array.isArray(group) && group.includes(record)) {
+      group.splice(group.indexOf(record), 1);
+      if (group.length === 1) this.#groups.set(key, group[0] as R);
+    } else return false;
+    if (!this.#groups.has(key)) this.#disordered.delete(key);
+    return true;
   }
 }
