@@ -39,3 +39,38 @@ describe("GET /__mock/projects/{projectId}/vouchers - filters read through an in
     expect(both.body.total).toBe(0);
   });
 });
+
+describe("GET /__mock/projects/{projectId}/{collection} - a page from one walk of the stored records", () => {
+  it("answers every filter, offset and limit as completing and filtering every record would", async () => {
+    const { app, demo } = buildWorld();
+    await request(app)
+      .post("/v1/loyalties/camp_demo_loyalty/members")
+      .set(DEMO_KEYS)
+      .send({ customer: { source_id: "walk@example.com" } });
+    const all = JSON.parse(JSON.stringify(demo.vouchers.list())) as Record<string, unknown>[];
+    const queries: [Record<string, string>, (v: Record<string, unknown>) => boolean][] = [
+      [{}, () => true],
+      [{ campaign_id: "camp_demo_loyalty" }, (v) => v.campaign_id === "camp_demo_loyalty"],
+      [{ type: "GIFT_VOUCHER" }, (v) => v.type === "GIFT_VOUCHER"],
+      [{ active: "false" }, (v) => v.active === false],
+      [
+        { campaign_id: "camp_demo_loyalty", active: "true" },
+        (v) => v.campaign_id === "camp_demo_loyalty" && v.active === true,
+      ],
+    ];
+    for (const [filters, keep] of queries)
+      for (const [offset, limit] of [
+        [0, 1],
+        [0, 100],
+        [3, 7],
+        [1000, 50],
+        [5000, 10],
+      ] as const) {
+        const query = new URLSearchParams({ ...filters, offset: String(offset), limit: String(limit) });
+        const res = await request(app).get(`/__mock/projects/demo/vouchers?${query}`);
+        const matching = all.filter(keep);
+        expect(res.body.total).toBe(matching.length);
+        expect(res.body.vouchers).toEqual(matching.slice(offset, offset + limit));
+      }
+  });
+});

@@ -23,6 +23,24 @@ function matches(record: object, filters: [string, string][]): boolean {
   });
 }
 
+/**
+ * One page of a store's records that match the filters, and how many match, from one walk of the records as
+ * stored: a million-card project is neither copied nor completed (two digests a card) to answer twenty of them.
+ * Filters name top-level fields a record holds as stored (a card's derived parts are never filtered on), and only
+ * the page is completed; with no filter the walk stops at the page's end, as the count is the store's size.
+ */
+function pageOf(store: ReturnType<View["store"]>, filters: [string, string][], start: number, limit: number) {
+  const page: object[] = [];
+  let total = 0;
+  for (const record of store.storedValues()) {
+    if (filters.length > 0 && !matches(record, filters)) continue;
+    if (total >= start && page.length < limit) page.push(store.completed?.(record) ?? record);
+    total++;
+    if (filters.length === 0 && page.length === limit) break;
+  }
+  return { page, total: filters.length === 0 ? store.size : total };
+}
+
 function viewRows(view: View): ControlRoute[] {
   const dataRef = view.collection;
   const words = view.name.replaceAll("-", " ");
@@ -47,10 +65,14 @@ function viewRows(view: View): ControlRoute[] {
         const filters = Object.entries(rest).filter(
           (entry): entry is [string, string] => entry[1] !== undefined,
         );
-        const candidates = view.narrow?.(project, new Map(filters)) ?? view.store(project).list();
-        const all = candidates.filter((record) => matches(record, filters));
         const start = Number(offset);
-        return listOf(dataRef, all.slice(start, start + Number(limit)), all.length);
+        const narrowed = view.narrow?.(project, new Map(filters));
+        if (narrowed) {
+          const all = narrowed.filter((record) => matches(record, filters));
+          return listOf(dataRef, all.slice(start, start + Number(limit)), all.length);
+        }
+        const { page, total } = pageOf(view.store(project), filters, start, Number(limit));
+        return listOf(dataRef, page, total);
       },
     }),
     row({

@@ -5,9 +5,13 @@ import type { Project } from "../../domain/projects/project.js";
 
 /** What a view reads of a store: any RecordStore fits. */
 interface ReadableStore {
-  list(): object[];
+  readonly size: number;
   find(id: string): object | undefined;
   get(id: string): object;
+  /** The records as stored, in order: what a list walks, filtering on the stored fields. */
+  storedValues(): Iterable<object>;
+  /** A stored record as the view shows it, when the store fills in derived parts on read (a card). */
+  completed?(record: object): object;
 }
 
 export interface View {
