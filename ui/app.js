@@ -8,19 +8,20 @@ import { loyaltyPanel } from "./panels/loyalty.js";
 import { membersPanel } from "./panels/members.js";
 import { requestsPanel } from "./panels/requests.js";
 import { webhooksPanel } from "./panels/webhooks.js";
+import { refresher } from "./refresher.js";
 import { demoViews } from "./views/index.js";
 
 /**
- * @typedef {{ projectId: string, say: (text: string) => void, refreshAll: () => void }} Context
+ * @typedef {{ projectId: string, say: (text: string) => void, refreshAll: () => void, changedHere: () => void }} Context
  * @typedef {{ topics: string[], collections?: string[], refresh: () => Promise<void> }} Panel
- * @typedef {{ panel: Panel, running: boolean, again: boolean, last: number }} Slot
+ * @typedef {{ panel: Panel, refresher: import("./refresher.js").Refresher }} Slot
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const picker = /** @type {HTMLSelectElement} */ ($("project"));
 const status = $("feed-status");
 /** @type {Context} */
-const context = { projectId: "", say, refreshAll };
+const context = { projectId: "", say, refreshAll, changedHere };
 /** What the user just did is said for a few seconds before the feed's news may replace it. */
 let heldUntil = 0;
 const HOLD_MS = 3000;
@@ -35,24 +36,6 @@ function say(text) {
 function tell(text) {
   if (Date.now() >= heldUntil) show(status, text);
 }
-/** @type {Slot[]} */
-let slots = [];
-// The audience views and the demo controls (views/): panels like the others, shown one view at a time.
-const views = demoViews(context, (panel) => {
-  const slot = slots.find((one) => one.panel === panel);
-  if (slot) refresh(slot, true);
-});
-slots = [
-  ...views,
-  membersPanel($("members"), context),
-  eventsPanel($("events"), context),
-  loyaltyPanel($("loyalty"), context),
-  requestsPanel($("requests"), context),
-  webhooksPanel($("webhooks"), context),
-  controlsPanel($("controls"), context),
-].map((panel) => ({ panel, running: false, again: false, last: 0 }));
-/** @type {{ close(): void } | undefined} */
-let feed;
 
 /**
  * Under a load test the feed says "changed" ten times a second. A panel shows a change at once when it has been
@@ -68,33 +51,27 @@ let busyUntil = 0;
 
 const gap = () => (Date.now() < busyUntil ? BUSY_GAP_MS : MIN_GAP_MS);
 
-/**
- * One refresh of a panel at a time: changes that arrive meanwhile ask for one more, however many they are, after
- * the gap. A change to a quiet panel is fetched at once, unless the project is busy.
- * @param {Slot} slot
- * @param {boolean} [now] asked for by the user (a project chosen, the feed back): no gap
- */
-async function refresh(slot, now = false) {
-  if (slot.running) {
-    slot.again = true;
-    return;
-  }
-  slot.running = true;
-  try {
-    let first = true;
-    do {
-      slot.again = false;
-      const wait = now || (first && Date.now() >= busyUntil) ? 0 : slot.last + gap() - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      slot.last = Date.now();
-      await slot.panel.refresh();
-      now = false;
-      first = false;
-    } while (slot.again);
-  } finally {
-    slot.running = false;
-  }
-}
+/** Quiet: no batch has been busy lately, so a change is shown at once. */
+const quiet = () => Date.now() >= busyUntil;
+
+/** @type {Slot[]} */
+let slots = [];
+// The audience views and the demo controls (views/): panels like the others, shown one view at a time.
+const views = demoViews(context, (panel) => {
+  const slot = slots.find((one) => one.panel === panel);
+  if (slot) slot.refresher.now();
+});
+slots = [
+  ...views,
+  membersPanel($("members"), context),
+  eventsPanel($("events"), context),
+  loyaltyPanel($("loyalty"), context),
+  requestsPanel($("requests"), context),
+  webhooksPanel($("webhooks"), context),
+  controlsPanel($("controls"), context),
+].map((panel) => ({ panel, refresher: refresher(() => panel.refresh(), { gap, quiet }) }));
+/** @type {{ close(): void } | undefined} */
+let feed;
 
 /**
  * Whether a batch of changes touches what a panel shows.
@@ -112,7 +89,18 @@ function concerns(panel, batch) {
 }
 
 function refreshAll() {
-  for (const slot of slots) refresh(slot, true);
+  for (const slot of slots) slot.refresher.now();
+}
+
+/** Whether the live feed is open: what the page changes, it then hears of in the feed's next batch. */
+let live = false;
+
+/**
+ * Something the page itself changed (a snapshot restored): the feed tells every panel in its next batch, so the
+ * panels are not fetched twice for it; without the feed, they are fetched now.
+ */
+function changedHere() {
+  if (!live) refreshAll();
 }
 
 /** Requests the status line has not told yet, the last of them, when it last told, and a telling scheduled. */
@@ -126,7 +114,7 @@ let telling;
 /** @param {import("./feed.js").FeedBatch} batch */
 function changed(batch) {
   if (batch.requests_count > BUSY_REQUESTS) busyUntil = Date.now() + 2 * BUSY_GAP_MS;
-  for (const slot of slots) if (concerns(slot.panel, batch)) refresh(slot);
+  for (const slot of slots) if (concerns(slot.panel, batch)) slot.refresher.changed();
   unsaid += batch.requests_count;
   lastUnsaid = batch.requests.at(-1) ?? lastUnsaid;
   if (!lastUnsaid) return tell(`Live. Changed: ${batch.topics.join(", ")}.`);
@@ -154,10 +142,12 @@ function select(projectId) {
   context.projectId = projectId;
   if (location.hash !== `#${projectId}`) history.replaceState(null, "", `#${encodeURIComponent(projectId)}`);
   feed?.close();
+  live = false;
   let lost = false;
   feed = openFeed(projectId, {
     batch: changed,
     state: (state, detail) => {
+      live = state === "live";
       if (state === "live") {
         say(`Live: showing project ${projectId} as it changes.`);
         // Back after a loss: what changed meanwhile was never told.

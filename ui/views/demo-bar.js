@@ -61,7 +61,7 @@ export function demoBar(bar, context) {
     try {
       await api(projectPath(context.projectId, "snapshots", chosen, "restore"), { method: "POST" });
       context.say(`Demo reset to snapshot ${chosen}.`);
-      context.refreshAll();
+      context.changedHere();
     } catch (e) {
       context.say(`Reset failed: ${/** @type {Error} */ (e).message}`);
     }
