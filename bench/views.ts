@@ -127,7 +127,7 @@ function print(results: VariantResult[]): void {
       if (!c || !b) continue;
       const target = i < VIEWS ? (c.cpuMs < 50 ? " (met)" : " (NOT met)") : "";
       out(
-        `| ${view} | ${r.name} | ${c.cpuMs.toFixed(1)} ms${target} | ${c.wallMs.toFixed(1)} ms | ${c.bytes} B | ${b.getMaxMs.toFixed(1)} ms of ${b.gets} | ${b.loopMaxMs?.toFixed(0) ?? "?"} ms |`,
+        `| ${view} | ${r.name} | ${c.cpuMs.toFixed(1)} ms${target} | ${c.wallMs.toFixed(1)} ms | ${c.bytes} B | ${b.getMaxMs.toFixed(1)} ms of ${b.gets}${b.failed ? ` (${b.failed} reset)` : ""} | ${b.loopMaxMs?.toFixed(0) ?? "?"} ms |`,
       );
     }
 }
