@@ -188,6 +188,22 @@ export function limitExceeded(holder: string, what: string, limit: number, varia
   });
 }
 
+/**
+ * Work the server's memory budget does not admit (a snapshot saved or restored): 409 `limit_exceeded`, as past a
+ * cap, naming the budget, what the work would have brought the heap to, and the variable that raises it.
+ */
+export function memoryBudgetExceeded(
+  work: string,
+  over: { wouldUseMb: number; budgetMb: number },
+  variable: string,
+): ApiError {
+  return apiError("limit_exceeded", {
+    details:
+      `${work} would bring the server's heap to ${over.wouldUseMb} MiB, past its memory budget of ` +
+      `${over.budgetMb} MiB; ${variable} raises the budget, up to 85% of Node's heap limit (--max-old-space-size)`,
+  });
+}
+
 export function conflict(details: string): ApiError {
   return apiError("conflict", { details });
 }

@@ -42,6 +42,7 @@ function recordView(store: StoredRecords): CollectionView {
     *entries(): Iterable<[string, unknown]> {
       for (const record of store.storedValues()) yield [record.id, record];
     },
+    values: () => store.storedValues(),
   };
 }
 

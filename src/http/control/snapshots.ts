@@ -86,6 +86,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
         replace: body.replace,
         limit: registry.defaults.caps.snapshotsPerProject,
         now: registry.clock.now(),
+        budgetMb: registry.defaults.caps.snapshotMemoryMb,
       });
       return snapshotView(project.id, snapshot);
     },
