@@ -1,12 +1,23 @@
-import { COLLECTION_NAMES, type ProjectDocument } from "../domain/projects/project-document.js";
+import {
+  COLLECTION_NAMES,
+  type CollectionName,
+  type ProjectDocument,
+} from "../domain/projects/project-document.js";
 import type { Snapshot } from "../domain/projects/snapshots.js";
+import { collectionNamed } from "../domain/projects/stores.js";
 import { stringifyExact } from "../platform/exact-json.js";
 
 /**
- * How far past where the last shared record was found a snapshot's record is looked for: a few records deleted
- * or changed since are stepped over, and a record nobody shares costs this many comparisons, never a scan.
+ * How far past where the last shared record was found a snapshot's record is looked for, as the same object: a few
+ * records deleted since are stepped over, and a record nobody shares costs this many comparisons, never a scan.
  */
 const LOOK_AHEAD = 64;
+/**
+ * How far a record nobody shares is looked for by its key, to find where it stands: a record written anew keeps
+ * its place in its store, so the walk goes on from there. A stretch of more deleted records than this, in a row,
+ * loses the walk's place until records match again; what follows is still written, whole.
+ */
+const FIND_PLACE = 4096;
 
 /** Records a snapshot may share, in order, and how far they were walked. */
 interface Source {
@@ -16,12 +27,28 @@ interface Source {
   next: number;
 }
 
-function indexIn(source: Source, record: unknown): number | undefined {
+/**
+ * Where `record` stands in `source`: the same object within the look-ahead, or found by its key further on. A
+ * record of that key that is another object was written over since: the walk goes on past it, and nothing is
+ * shared (undefined).
+ */
+function locate(source: Source, record: unknown, key: string): number | undefined {
   const { records, next } = source;
-  const end = Math.min(records.length, next + LOOK_AHEAD);
-  for (let i = next; i < end; i++) if (records[i] === record) return i;
+  const near = Math.min(records.length, next + LOOK_AHEAD);
+  for (let i = next; i < near; i++) if (records[i] === record) return i;
+  const value = (record as Record<string, unknown>)[key];
+  const far = Math.min(records.length, next + FIND_PLACE);
+  for (let i = next; i < far; i++) {
+    const candidate = records[i] as Record<string, unknown>;
+    if (candidate === record) return i;
+    if (candidate[key] !== value) continue;
+    source.next = i + 1;
+    return undefined;
+  }
   return undefined;
 }
+
+const keyOf = (c: CollectionName) => collectionNamed(c)?.key ?? "id";
 
 /**
  * A named snapshot as log lines, made one at a time as they are written: its `snap` line, then its records in
@@ -57,30 +84,43 @@ export function* snapshotLines(
     const sources: Source[] = [{ from: undefined, records: fixtures[c], next: 0 }];
     if (base && base.name !== snapshot.name)
       sources.unshift({ from: base.name, records: base.document[c], next: 0 });
+    const put = (record: unknown) =>
+      `{"o":"sput","p":${p},"n":${n},"c":"${c}","r":${stringifyExact(record)}}\n`;
     const run = (source: Source, first: number, count: number) =>
       `{"o":"srun","p":${p},"n":${n},"c":"${c}",${source.from === undefined ? "" : `"f":${JSON.stringify(source.from)},`}"i":${first},"m":${count}}\n`;
-    let current: Source | undefined;
-    let first = 0;
-    let count = 0;
-    for (const record of document[c] as readonly unknown[]) {
-      if (current && current.records[first + count] === record) {
-        count += 1;
-        current.next = first + count;
-        continue;
-      }
-      if (current) yield run(current, first, count);
-      current = undefined;
-      for (const source of sources) {
-        const found = indexIn(source, record);
-        if (found === undefined) continue;
-        current = source;
-        first = found;
-        count = 1;
-        source.next = found + 1;
-        break;
-      }
-      if (!current) yield `{"o":"sput","p":${p},"n":${n},"c":"${c}","r":${stringifyExact(record)}}\n`;
+    yield* collectionLines(document[c] as readonly unknown[], sources, keyOf(c), put, run);
+  }
+}
+
+/** One collection's records as runs of what `sources` hold (the first source that has one wins) and puts. */
+function* collectionLines(
+  records: readonly unknown[],
+  sources: Source[],
+  key: string,
+  put: (record: unknown) => string,
+  run: (source: Source, first: number, count: number) => string,
+): Generator<string> {
+  let current: Source | undefined;
+  let first = 0;
+  let count = 0;
+  for (const record of records) {
+    if (current && current.records[first + count] === record) {
+      count += 1;
+      current.next = first + count;
+      continue;
     }
     if (current) yield run(current, first, count);
+    current = undefined;
+    for (const source of sources) {
+      const found = locate(source, record, key);
+      if (found === undefined) continue;
+      current = source;
+      first = found;
+      count = 1;
+      source.next = found + 1;
+      break;
+    }
+    if (!current) yield put(record);
   }
+  if (current) yield run(current, first, count);
 }
