@@ -1,8 +1,8 @@
 import { OPERATION_COUNT } from "../../http/operations/table.js";
+import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "../../platform/read-answer.js";
 import { type Command, HELP, helpOf, parseFlags } from "../flags.js";
 import { UsageError } from "../usage-error.js";
 import { baseUrlProblem } from "./config.js";
-import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "./read-answer.js";
 
 /** `loyalty-mock verify`: its flags, checked before anything is read or called (a wrong one is exit 2). */
 export interface VerifyCommand {
