@@ -64,7 +64,7 @@ export function requestBounded(request: BoundedRequest): Promise<RawAnswer> {
       () => fail(new NoAnswer(`${url.origin} gave no whole answer to ${what} within ${timeoutMs / 1000} s`)),
       timeoutMs,
     );
-    const onAbort = () => fail(new NoAnswer(`${what} stopped: ${reasonOf(signal)}`));
+    const onAbort = () => fail(new NoAnswer(`${what} stopped: ${stopReasonOf(signal)}`));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -90,8 +90,9 @@ export function requestBounded(request: BoundedRequest): Promise<RawAnswer> {
   });
 }
 
-function reasonOf(signal: AbortSignal | undefined): string {
+/** Why a signal stopped something, in words: the reason it was given, or that it was stopped. */
+export function stopReasonOf(signal: AbortSignal | undefined): string {
   const reason: unknown = signal?.reason;
   if (typeof reason === "string") return reason;
-  return reason instanceof Error ? reason.message : "aborted";
+  return reason instanceof Error && reason.name !== "AbortError" ? reason.message : "stopped";
 }
