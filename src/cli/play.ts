@@ -85,8 +85,7 @@ export function parsePlay(args: readonly string[]): PlayCommand | { command: "he
   const url = text("url") ?? "http://127.0.0.1:3000";
   // The address is not repeated: it may hold a password.
   const urlProblem = baseUrlProblem(url, "--app-id and --app-token");
-  if (urlProblem !== undefined)
-    throw fail(`invalid value for --url: ${urlProblem}, as in --url http://127.0.0.1:3000`);
+  if (urlProblem !== undefined) throw fail(`invalid value for --url: ${urlProblem}`);
   const speedText = text("speed") ?? "1";
   const speed = /^\d+(\.\d+)?$/.test(speedText) ? Number(speedText) : Number.NaN;
   if (!(speed >= 0.01 && speed <= 1000))

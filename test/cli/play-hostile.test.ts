@@ -232,17 +232,10 @@ describe("play against hostile servers", () => {
     const url = `http://alice-the-user:pa55-in-url@127.0.0.1:${target.port}`;
     const parse = () => parseCommandLine(["play", "first-month", "--url", url]);
     expect(parse).toThrow(UsageError);
+    // The whole message: nothing of the URL in it.
     expect(parse).toThrow(
-      "play: invalid value for --url: must not hold a user name or password (user:pw@); the key pair goes in --app-id and --app-token",
+      /^play: invalid value for --url: must not hold a user name or password \(user:pw@\); the key pair goes in --app-id and --app-token$/,
     );
-    const message = (() => {
-      try {
-        parse();
-      } catch (error) {
-        return (error as Error).message;
-      }
-    })();
-    expect(message).not.toMatch(/alice-the-user|pa55-in-url/);
     expect(target.seen).toEqual([]);
   });
 });
