@@ -1,5 +1,7 @@
 import { CallFailed, type CallTarget, callJson } from "./calls.js";
 
+const isText = (value: unknown): value is string => typeof value === "string";
+
 export interface KeyPair {
   appId: string;
   appToken: string;
@@ -25,8 +27,7 @@ export async function projectKeyOf(
     throw new CallFailed(`${answer.what} answered ${answer.status} without api_keys (a list)`);
   for (const key of keys as { status?: unknown; app_id?: unknown; app_token?: unknown }[]) {
     const { status, app_id: appId, app_token: appToken } = key ?? {};
-    if (status === "ACTIVE" && typeof appId === "string" && typeof appToken === "string")
-      return { appId, appToken };
+    if (status === "ACTIVE" && isText(appId) && isText(appToken)) return { appId, appToken };
   }
   throw new CallFailed(`project ${projectId} has no active API key`);
 }
