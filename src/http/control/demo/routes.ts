@@ -7,7 +7,7 @@ import { type ControlRoute, row } from "../route-table.js";
 import { listOf } from "../shapes.js";
 import { activityOf } from "./activity.js";
 import { overviewOf, storyOf } from "./figures.js";
-import { PlayBoard } from "./plays.js";
+import { playsOf } from "./plays.js";
 
 const int = z.int();
 
@@ -122,8 +122,6 @@ function ownUrl(req: Request): string {
   return `http://${host}:${localPort}`;
 }
 
-const boards = new WeakMap<object, PlayBoard>();
-
 /**
  * The dashboard's audience views (docs/guide/dashboard.md): the program at a glance, a customer's story, the
  * journal as sentences; and the shipped scenarios, played by the Play button through the public operations.
@@ -180,7 +178,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     tag: "demo",
     summary: "The scenarios played in the project from the control API, newest first (the last 10)",
     output: listSchema("plays", playAnswer),
-    handle: ({ deps, project }) => listOf("plays", boardOf(deps.registry).list(project.id)),
+    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project.id)),
   }),
   row({
     method: "post",
@@ -198,7 +196,7 @@ export const demoRoutes: readonly ControlRoute[] = [
       const found = shippedScenarios().find(({ name }) => name === body.scenario);
       if (!found) throw notFoundScenario(body.scenario);
       const { registry } = deps;
-      return boardOf(registry).start(
+      return playsOf(registry).start(
         project,
         {
           name: found.name,
@@ -212,16 +210,6 @@ export const demoRoutes: readonly ControlRoute[] = [
     },
   }),
 ];
-
-/** Each registry's plays: the board lives as long as the server's registry, and no longer. */
-function boardOf(registry: object): PlayBoard {
-  let board = boards.get(registry);
-  if (!board) {
-    board = new PlayBoard();
-    boards.set(registry, board);
-  }
-  return board;
-}
 
 function notFoundScenario(name: string) {
   return apiError("not_found", {
