@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { control } from "../helpers/control.js";
 import { send } from "../helpers/http.js";
 import { expectRefusedUnchanged, v2Headers } from "../helpers/v2.js";
 import { buildWorld, DEMO_KEYS, storeSnapshot } from "../helpers/world.js";
@@ -90,7 +91,7 @@ describe("a number JSON cannot carry, in free-form metadata of an operation's bo
 
   it("a fault rule's headers keep their own rule: a header value should be string", async () => {
     const world = buildWorld();
-    const res = await send(world.app, {
+    const res = await control(world.app, {
       method: "POST",
       path: "/__mock/projects/demo/faults",
       headers: JSON_TYPE,
