@@ -9,6 +9,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** How deep the quick walk recurses; deeper (a fixture or an import, which have no depth limit) goes on iteratively. */
+const RECURSION_DEPTH = 64;
+
+/**
+ * Whether `value` holds, at any depth, a number no JSON text can carry back: the walk every free-form object of
+ * every request pays for, so it keeps no path and allocates nothing (lostNumberAt finds the path, once).
+ */
+function holdsLostNumber(value: unknown, depth: number): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return false;
+  if (depth === RECURSION_DEPTH) return lostNumberAt(value) !== undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsLostNumber(value[i], depth + 1)) return true;
+    return false;
+  }
+  // Own keys only in a parsed object (JSON.parse makes even `__proto__` one), so for...in, the quickest.
+  for (const key in value)
+    if (holdsLostNumber((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
 /** A value below a free-form object, with the way to it kept only as a link to its parent. */
 interface Node {
   value: unknown;
@@ -28,7 +49,7 @@ function pathTo(node: Node): (string | number)[] {
  * as given, such a number would come back as null in the answer, the journal, the export and the state file.
  * Iterative: a fixture or an import has no depth limit, as request bodies have.
  */
-function lostNumberAt(object: Record<string, unknown>): (string | number)[] | undefined {
+function lostNumberAt(object: object): (string | number)[] | undefined {
   const stack: Node[] = [];
   const push = (value: unknown, parent: Node | undefined, keys: (string | number)[]) => {
     for (let i = keys.length - 1; i >= 0; i--) {
@@ -67,7 +88,7 @@ const plainObject = (numbersChecked = true) =>
         ctx.addIssue({ code: "custom", message: "should be object", input: value });
         return;
       }
-      const path = numbersChecked ? lostNumberAt(value) : undefined;
+      const path = numbersChecked && holdsLostNumber(value, 0) ? lostNumberAt(value) : undefined;
       if (path !== undefined)
         ctx.addIssue({ code: "custom", path, message: "should be number", input: value });
     })
