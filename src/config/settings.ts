@@ -69,6 +69,13 @@ export const SETTINGS = {
     schema: z.enum(["true", "false"]).transform((value) => value === "true"),
     default: true,
   },
+  // No startServer option and no flag: the bin writes the file once it listens (src/cli/health-file.ts), and the
+  // image's health check reads the same variable from the container's environment, which a flag would not reach.
+  healthFile: {
+    env: "HEALTH_FILE",
+    help: "file the server writes its address and admin token to once it listens, for the image's health check (mode 0600)",
+    schema: z.string().min(1),
+  },
   bodyLimit: {
     env: "BODY_LIMIT_BYTES",
     help: "largest request body, in bytes; 413 above it",

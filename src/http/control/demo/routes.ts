@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import { z } from "zod";
 import { apiError } from "../../../domain/errors.js";
+import { int64 } from "../../../domain/shared/int64.js";
 import { shippedScenarios } from "../../journeys/scenario.js";
 import { dateTime, listSchema } from "../answers.js";
 import { type ControlRoute, row } from "../route-table.js";
@@ -59,7 +60,7 @@ const storyAnswer = z.strictObject({
           structure_name: z.string(),
           tier: z.string().nullable(),
           next_tier: z.string().nullable(),
-          next_at: int.nullable(),
+          next_at: int64(0).nullable().describe("The next tier's min_value, exact past 2^53 (int64)"),
           points: int,
           percent: int,
         }),
