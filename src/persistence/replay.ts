@@ -172,6 +172,14 @@ function putRecord(project: Replayed, line: Line, record: unknown, inSnapshot: b
   else collection.set(String(line.k), record);
 }
 
+/** The records so far of the snapshot a line names (`n`), in its collection (`c`). */
+function snapshotCollection(project: Replayed, line: Line): unknown[] {
+  const c = line.c as CollectionName;
+  const collection = project.snapshots.get(String(line.n))?.collections[c];
+  if (!collection) throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
+  return collection;
+}
+
 /** Lines about a project's named snapshots: one begun, one of its records, one removed. */
 const SNAPSHOT_LINES: [string, ProjectLine][] = [
   [
@@ -183,20 +191,14 @@ const SNAPSHOT_LINES: [string, ProjectLine][] = [
   [
     "sput",
     (project, line) => {
-      const c = line.c as CollectionName;
-      const collection = project.snapshots.get(String(line.n))?.collections[c];
-      if (!collection)
-        throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
-      collection.push(line.r);
+      snapshotCollection(project, line).push(line.r);
     },
   ],
   [
     "srun",
     (project, line) => {
       const c = line.c as CollectionName;
-      const collection = project.snapshots.get(String(line.n))?.collections[c];
-      if (!collection)
-        throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
+      const collection = snapshotCollection(project, line);
       const from = line.f === undefined ? project.fixtures : project.snapshots.get(String(line.f));
       if (!from || line.f === line.n)
         throw new Error(`shares records of snapshot ${String(line.f)}, which is not there`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import type { RunningServer } from "../../src/index.js";
 import { logFilesOf } from "../../src/persistence/replay.js";
-import { validateControl } from "../helpers/control.js";
+import { callControl as call, joinDemo as join } from "../helpers/running-server.js";
 import { useStateFileServers } from "../helpers/state-file.js";
 import { DEMO_KEYS } from "../helpers/world.js";
 
@@ -14,26 +14,6 @@ import { DEMO_KEYS } from "../helpers/world.js";
 
 const disk = useStateFileServers("snapshot-sharing");
 const SNAPSHOTS = "/__mock/projects/demo/snapshots";
-
-async function call(server: RunningServer, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  validateControl(method, path, res.status, json);
-  return { status: res.status, body: json };
-}
-
-async function join(server: RunningServer, sourceId: string): Promise<void> {
-  const res = await fetch(`${server.url}/v1/loyalties/camp_demo_loyalty/members`, {
-    method: "POST",
-    headers: { ...DEMO_KEYS, "Content-Type": "application/json" },
-    body: JSON.stringify({ customer: { source_id: sourceId, name: sourceId } }),
-  });
-  expect(res.status).toBe(200);
-}
 
 const snapshotOf = (server: RunningServer, name: string) => server.registry.snapshots.get("demo", name);
 const customerIn = (server: RunningServer, name: string, sourceId: string) =>
