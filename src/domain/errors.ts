@@ -109,7 +109,7 @@ export function notFound(resourceType: string, id: string): ApiError {
   });
 }
 
-/** Loyalty v2: the structure already holds its most tiers (FIDELITY.md, "POST /v2/.../tiers"). */
+/** Loyalty v2: the structure already holds its most tiers (docs/reference/operations.md, "Creating a tier: the rules"). */
 export function tierLimitExceeded(structureId: string, limit: number): ApiError {
   return apiError("tier_limit_exceeded", {
     details: `Tier structure ${structureId} already has the maximum of ${limit} tiers`,

@@ -293,7 +293,7 @@ function snapshotHash() {
 
 /**
  * Shares each record's values with those of the last record read of the same project's collection
- * (share-values.ts), so that a million cards alike hold one copy of what they have in common.
+ * (platform/share-values.ts), so that a million cards alike hold one copy of what they have in common.
  */
 function recordSharer(): (line: Line) => void {
   // Keyed by the line's own values, not a string built from them: a million lines, no million keys.
