@@ -5,6 +5,7 @@ import { conflict, limitExceeded, memoryBudgetExceeded, notFound } from "../erro
 import type { Project } from "./project.js";
 import { COLLECTION_NAMES, type ProjectDocument } from "./project-document.js";
 import { sharedState } from "./state-export.js";
+import { storeCounts } from "./stores.js";
 
 /** A snapshot's name: a path segment anyone can type (`start`, `after-signup`, `v2.1`). */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -37,10 +38,10 @@ const SAVE_BYTES_PER_RECORD = 16;
  */
 const RESTORE_BYTES_PER_RECORD = 200;
 
-/** How many records a project or a snapshot holds, across its collections. */
+/** How many records a project holds, across its collections. */
 function recordCount(project: Project): number {
   let count = 0;
-  for (const name of COLLECTION_NAMES) count += (project.stores[name] as { size: number }).size;
+  for (const size of Object.values(storeCounts(project.stores))) count += size;
   return count;
 }
 

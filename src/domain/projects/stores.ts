@@ -70,6 +70,13 @@ export function watchStores(
   }
 }
 
+/** How many records each store holds, by collection, in the list's order: what the control API's counts show. */
+export function storeCounts(stores: ProjectStores): Record<CollectionName, number> {
+  const counts = {} as Record<CollectionName, number>;
+  for (const { name } of COLLECTIONS) counts[name] = (stores[name] as { size: number }).size;
+  return counts;
+}
+
 /** A collection's records as the project document has them, one at a time. */
 export function storeView(stores: ProjectStores, name: CollectionName): CollectionView {
   const store = stores[name];
