@@ -45,16 +45,18 @@ COPY scenarios ./scenarios
 COPY ui ./ui
 COPY LICENSE ./
 # Every container listens on all its addresses (a published port reaches nothing else); the server says so, and
-# that the control API is open, unless LOYALTY_MOCK_ADMIN_TOKEN is set.
+# that the control API is open, unless LOYALTY_MOCK_ADMIN_TOKEN is set. The health file is where the server, once
+# it listens, writes its address and admin token for the HEALTHCHECK (in /tmp: a tmpfs under --read-only).
 ENV NODE_ENV=production \
     LOYALTY_MOCK_HOST=0.0.0.0 \
-    LOYALTY_MOCK_PORT=3000
+    LOYALTY_MOCK_PORT=3000 \
+    LOYALTY_MOCK_HEALTH_FILE=/tmp/loyalty-mock-health.json
 USER loyalty:loyalty
 VOLUME ["/data"]
 EXPOSE 3000
-# The server's own address and admin token, as its flags, environment and settings file gave them (read from
-# /proc: `docker run IMAGE --port 4000 --admin-token X` is followed), then its /__mock/health, as slim images have
-# no curl. What it cannot follow (--port 0) it says in words, in `docker inspect`'s health log.
+# The address and admin token the server wrote to its health file, whatever gave them (`docker run IMAGE --port 0
+# --admin-token X` is followed), then its /__mock/health, as slim images have no curl. No other process is looked
+# at. What it cannot follow (no file yet, a server that stopped) it says in words, in `docker inspect`'s health log.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 \
     CMD ["node", "/app/dist/cli/health-main.js"]
 # Node is PID 1 and handles SIGTERM itself (docker stop): requests a fault rule holds back are answered at once,

@@ -17,6 +17,7 @@ const SEE: Record<string, string> = {
   fixturesDir: "[fixtures](fixtures.md)",
   logLevel: "[command line](cli.md)",
   exitWithParent: "[command line](cli.md#stopping-with-the-launcher)",
+  healthFile: "[Docker](../guide/docker.md#the-health-check)",
   bodyLimit: "[limits](limits.md#limits)",
   tokenGraceSeconds: "[authentication](authentication.md)",
   tokenLimit: "[authentication](authentication.md)",
@@ -55,6 +56,7 @@ type Option = keyof typeof SETTINGS;
 const NOT_OPTIONS = {
   logLevel: "none: the bin's (pass a pino `logger`)",
   exitWithParent: "none: the bin's",
+  healthFile: "none: the bin's",
 } satisfies Record<Exclude<Option, LibraryOption>, string>;
 
 /** Every other row names an option of StartOptions, or this does not compile. */
@@ -100,8 +102,9 @@ already set win over the file). No \`.env\` is read unless named: the working di
 application's, and so is its \`.env\`. [.env.example](../../.env.example) lists the same with their defaults, and so
 does \`loyalty-mock --help\`. The few that have a flag are listed in [Command line](cli.md): a flag beats its
 variable, which beats the \`--settings-file\`. The library's \`startServer(options)\` takes each as the option named in the
-table ([Library](../guide/library.md)); an option left out has the setting's default. The log level and whether
-the server stops with the process that started it are the command's own: a library user passes a \`logger\`.
+table ([Library](../guide/library.md)); an option left out has the setting's default. The log level, whether the
+server stops with the process that started it and the health file are the command's own: a library user passes a
+\`logger\`.
 
 A bad value stops the start with one line per bad setting on stderr, naming the variable (or flag), the value and
 what is accepted, and exit status 2:

@@ -9,6 +9,7 @@ import type { StartOptions } from "./config/start-options.js";
 import { loadProjectDocuments } from "./domain/projects/load.js";
 import { ProjectRegistry } from "./domain/projects/registry.js";
 import { createApp, heldRequestsOf } from "./http/app.js";
+import { stopPlays } from "./http/control/demo/plays.js";
 import { createHttpServer } from "./http/server/http-server.js";
 import { type LoadedState, loadState } from "./persistence/load-state.js";
 import { logFilesOf } from "./persistence/replay.js";
@@ -39,9 +40,9 @@ export interface RunningServer {
   /** Writes the state file now (when there is one); resolves once it is on disk. */
   save(): Promise<void>;
   /**
-   * Stops accepting connections, lets in-flight requests finish, gives queued webhook deliveries a short grace
-   * (the timeout, at most 2 s) before aborting them, then saves the state file (when there is one). Resolves once
-   * all of that is done.
+   * Stops the plays the control API started, stops accepting connections, lets in-flight requests finish, gives
+   * queued webhook deliveries a short grace (the timeout, at most 2 s) before aborting them, then saves the state
+   * file (when there is one). Resolves once all of that is done.
    */
   close(): Promise<void>;
 }
@@ -173,6 +174,10 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     close: async () => {
       // Live feeds never finish on their own; ended first, they leave the drain to the requests in flight.
       registry.feed.close();
+      // Plays the control API started call this server: stopped before the drain, which they would otherwise hold up
+      // (a call in flight), or outlive (a pause), keeping the process alive after close. Before the held requests
+      // go on, so that a play's held call ends as stopped rather than answered.
+      await stopPlays(registry);
       // Requests a fault rule holds back go on now: their delay would outlast the drain, and Docker's grace.
       heldRequestsOf(app)?.release();
       await drain(server, options.drainTimeoutMs);

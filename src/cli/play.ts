@@ -1,9 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { SETTINGS } from "../config/settings.js";
 import { variableOf } from "../config/settings-table.js";
+import { CallFailed, type CallTarget } from "../http/journeys/calls.js";
 import { playScenario } from "../http/journeys/player.js";
+import { type KeyPair, projectKeyOf } from "../http/journeys/project-key.js";
 import { parseScenario, type Scenario, shippedScenarios } from "../http/journeys/scenario.js";
+import { ANSWER_TIMEOUT_MS } from "../platform/bounded-request.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../platform/read-answer.js";
 import { type Command, HELP, helpOf, parseCommand } from "./flags.js";
+import { answerBytesOf, baseUrlProblem, MAX_ANSWER_BYTES_FLAG } from "./untrusted-server.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -21,6 +26,8 @@ export interface PlayCommand {
   appId?: string;
   appToken?: string;
   adminToken?: string;
+  /** The most bytes one answer may be, as sent and as decoded (8 MiB unless given). */
+  maxAnswerBytes?: number;
 }
 
 const PLAY_ENV = {
@@ -31,7 +38,7 @@ const PLAY_ENV = {
 export const PLAY: Command = {
   name: "play",
   usage: [
-    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>]",
+    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>] [--max-answer-bytes <n>]",
   ],
   about:
     "Plays a scenario (JSON with a steps array: join, event, clock, tier, delete_incentive, pause) through the\n" +
@@ -50,10 +57,13 @@ export const PLAY: Command = {
       value: "<token>",
       help: `the server's admin token, for the clock and the key look-up [${variableOf(SETTINGS.adminToken)}]`,
     },
+    MAX_ANSWER_BYTES_FLAG,
     HELP,
   ],
   more: [
     "Without a key pair, the project's first active key is read from the control API (GET /__mock/projects/<id>/keys).",
+    "The server is not trusted: no redirect is followed (the key pair and the admin token go to --url only), and a",
+    `step fails on a redirect, an answer that is not JSON, past --max-answer-bytes or not whole within ${ANSWER_TIMEOUT_MS / 1000} s.`,
     "Exit status: 0 every step played, 1 a step failed (named on the last line), 2 a usage or scenario error.",
   ],
   examples: [
@@ -73,10 +83,9 @@ export function parsePlay(args: readonly string[]): PlayCommand | { command: "he
   if (scenario === undefined) throw fail("give a scenario file or name, as in loyalty-mock play first-month");
   if (extra.length > 0) throw fail(`one scenario at a time; ${JSON.stringify(extra[0])} is one too many`);
   const url = text("url") ?? "http://127.0.0.1:3000";
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-    throw fail(
-      `invalid value for --url: ${JSON.stringify(url)}; expected an http:// URL, as in --url http://127.0.0.1:3000`,
-    );
+  // The address is not repeated: it may hold a password.
+  const urlProblem = baseUrlProblem(url, "--app-id and --app-token");
+  if (urlProblem !== undefined) throw fail(`invalid value for --url: ${urlProblem}`);
   const speedText = text("speed") ?? "1";
   const speed = /^\d+(\.\d+)?$/.test(speedText) ? Number(speedText) : Number.NaN;
   if (!(speed >= 0.01 && speed <= 1000))
@@ -91,6 +100,7 @@ export function parsePlay(args: readonly string[]): PlayCommand | { command: "he
   ].map(text);
   if ((appId === undefined) !== (appToken === undefined))
     throw fail("give --app-id and --app-token together");
+  const maxAnswerBytes = answerBytesOf(text(MAX_ANSWER_BYTES_FLAG.name), PLAY);
   return {
     command: "play",
     scenario,
@@ -100,6 +110,7 @@ export function parsePlay(args: readonly string[]): PlayCommand | { command: "he
     ...(appId !== undefined && { appId }),
     ...(appToken !== undefined && { appToken }),
     ...(adminToken !== undefined && { adminToken }),
+    ...(maxAnswerBytes !== undefined && { maxAnswerBytes }),
   };
 }
 
@@ -127,28 +138,6 @@ interface Io {
   stderr(text: string): void;
 }
 
-/** The project's first active key, as the control API lists it. */
-async function keysFromControl(command: PlayCommand, adminToken: string | undefined) {
-  const path = `/__mock/projects/${encodeURIComponent(command.project)}/keys`;
-  const res = await fetch(`${command.url}${path}`, {
-    headers: adminToken === undefined ? {} : { "X-Mock-Admin-Token": adminToken },
-    signal: AbortSignal.timeout(10_000),
-  }).catch((error: Error) => {
-    throw new Error(
-      `${command.url}${path}: no answer (${(error.cause as { code?: string })?.code ?? error.message})`,
-    );
-  });
-  const body = (await res.json().catch(() => ({}))) as {
-    api_keys?: { app_id: string; app_token: string; status: string }[];
-    details?: string;
-  };
-  if (res.status !== 200)
-    throw new Error(`GET ${path} answered ${res.status}${body.details ? `: ${body.details}` : ""}`);
-  const key = body.api_keys?.find((one) => one.status === "ACTIVE");
-  if (!key) throw new Error(`project ${command.project} has no active API key`);
-  return { appId: key.app_id, appToken: key.app_token };
-}
-
 /** Resolves to the exit status. */
 export async function runPlay(command: PlayCommand, io: Io): Promise<number> {
   let scenario: Scenario;
@@ -161,11 +150,16 @@ export async function runPlay(command: PlayCommand, io: Io): Promise<number> {
   const adminToken = command.adminToken ?? io.env[variableOf(SETTINGS.adminToken)];
   const appId = command.appId ?? io.env[PLAY_ENV.appId];
   const appToken = command.appToken ?? io.env[PLAY_ENV.appToken];
-  let keys: { appId: string; appToken: string };
+  const target: CallTarget = {
+    url: command.url,
+    maxAnswerBytes: command.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+  };
+  let keys: KeyPair;
   try {
-    keys = appId && appToken ? { appId, appToken } : await keysFromControl(command, adminToken);
+    keys = appId && appToken ? { appId, appToken } : await projectKeyOf(target, command.project, adminToken);
   } catch (error) {
-    io.stderr(`loyalty-mock play: the project's key pair: ${(error as Error).message}\n`);
+    if (!(error instanceof CallFailed)) throw error;
+    io.stderr(`loyalty-mock play: the project's key pair: ${error.message}\n`);
     return 1;
   }
   io.stdout(
@@ -177,6 +171,7 @@ export async function runPlay(command: PlayCommand, io: Io): Promise<number> {
     keys,
     adminToken,
     speed: command.speed,
+    maxAnswerBytes: target.maxAnswerBytes,
     print: (line) => io.stdout(`${line}\n`),
   });
   if (result.ok) {

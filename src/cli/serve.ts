@@ -7,6 +7,7 @@ import { createLogger } from "../platform/logger.js";
 import { startServer } from "../server.js";
 import type { CommandLine } from "./command-line.js";
 import { everyAddressLine, openControlWarning } from "./exposure.js";
+import { claimHealthFile, releaseHealthFile } from "./health-file.js";
 import { launcherOf, watchLauncher } from "./launcher.js";
 import { type NameOf, startFailure } from "./start-errors.js";
 import { clockNote, seedNote } from "./start-notes.js";
@@ -31,7 +32,7 @@ export async function serve(line: Serve): Promise<void> {
     const fromFile = line.settingsFile === undefined ? {} : readSettingsFile(line.settingsFile);
     labels = labelsOf(fromFile, line.settingsFile);
     const env = { ...fromFile, ...process.env };
-    const { logLevel, exitWithParent, ...settings } = settingsOf(
+    const { logLevel, exitWithParent, healthFile, ...settings } = settingsOf(
       readConfig(env, line.env, (warning) => say(`warning: ${warning}`), labels),
     );
     options = settings;
@@ -42,9 +43,12 @@ export async function serve(line: Serve): Promise<void> {
     await releaseFreeMemory();
     // Before the address is said: a script that reads it and at once sends SIGTERM must find the handler there,
     // not the default action (an exit by the signal, with unsaved state lost), as a loaded machine showed.
-    const stop = stopOnSignals(running, logger);
+    const stop = stopOnSignals(running, logger, () => {
+      if (healthFile !== undefined) releaseHealthFile(healthFile);
+    });
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
+    if (healthFile !== undefined) tellHealthFile(healthFile, running.url, settings.adminToken);
     const everywhere = everyAddressLine(settings.host, running.port);
     if (everywhere !== undefined) say(everywhere);
     const warning = openControlWarning(settings.host, settings.adminToken);
@@ -84,14 +88,37 @@ function nameOf(line: Serve, labels: Record<string, string>): NameOf {
   };
 }
 
+/**
+ * The health file (LOYALTY_MOCK_HEALTH_FILE): this server's address and admin token, for the image's health check.
+ * A server that cannot write it still serves, and says why its container will not turn healthy.
+ */
+function tellHealthFile(file: string, url: string, adminToken: string | undefined): void {
+  const claim = claimHealthFile(file, {
+    pid: process.pid,
+    url,
+    ...(adminToken !== undefined && { admin_token: adminToken }),
+  });
+  if ("ownerPid" in claim)
+    say(
+      `warning: ${file} belongs to another running server (pid ${claim.ownerPid}): the health check follows that one`,
+    );
+  else if ("error" in claim)
+    say(
+      `warning: could not write the health file ${file} (${claim.error.message}): the health check cannot find this server`,
+    );
+}
+
 function stopOnSignals(
   running: Awaited<ReturnType<typeof startServer>>,
   logger: ReturnType<typeof createLogger>,
+  onStop: () => void,
 ): (reason: string) => void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // First: a server that no longer takes connections is no longer the health check's to find.
+    onStop();
     logger.info({ signal }, "shutting down");
     // Exit only once the asynchronous log destination has written everything.
     running.close().then(

@@ -9,10 +9,10 @@ import type { StartOptions } from "./start-options.js";
  */
 
 /**
- * What the rows fill: startServer's options, the log level, from which main makes startServer's logger, and
- * whether main stops with the process that started it.
+ * What the rows fill: startServer's options, the log level, from which main makes startServer's logger, whether
+ * main stops with the process that started it, and the file it tells its address in (the image's health check).
  */
-type Options = StartOptions & { logLevel?: LogLevel; exitWithParent?: boolean };
+type Options = StartOptions & { logLevel?: LogLevel; exitWithParent?: boolean; healthFile?: string };
 /** Options that group several settings, one row for each of their keys. */
 type Group = "connectionLimits" | "inputLimits" | "caps";
 type Inner<G extends Group> = Required<NonNullable<Options[G]>>;

@@ -69,6 +69,13 @@ export const SETTINGS = {
     schema: z.enum(["true", "false"]).transform((value) => value === "true"),
     default: true,
   },
+  // No startServer option and no flag: the bin writes the file once it listens (src/cli/health-file.ts), and the
+  // image's health check reads the same variable from the container's environment, which a flag would not reach.
+  healthFile: {
+    env: "HEALTH_FILE",
+    help: "file the server writes its address and admin token to once it listens, for the image's health check (mode 0600)",
+    schema: z.string().min(1),
+  },
   bodyLimit: {
     env: "BODY_LIMIT_BYTES",
     help: "largest request body, in bytes; 413 above it",
@@ -251,12 +258,19 @@ export const SETTINGS = {
     schema: int(1, 1_000_000),
     default: 100,
   },
-  // Each snapshot is a copy of the project's state: a few for a demo, not thousands.
+  // A snapshot shares the project's records (a reference each, not a copy): a few for a demo, not thousands.
   "caps.snapshotsPerProject": {
     env: "SNAPSHOT_LIMIT",
-    help: "most named snapshots per project (each a copy of its state); 409 past it",
+    help: "most named snapshots per project; 409 past it",
     schema: int(1, 1000),
     default: 20,
+  },
+  // Fits the image in a 2 GiB container (docs/guide/docker.md): a million-card project, 20 snapshots and a restore.
+  "caps.snapshotMemoryMb": {
+    env: "SNAPSHOT_MEMORY_MB",
+    help: "heap (MiB) a snapshot save or restore may bring the server to, at most 85% of Node's heap limit; 409 past it",
+    schema: int(16, 1_000_000),
+    default: 1536,
   },
   // Webhooks (docs/guide/webhooks.md). The vendor gives its receivers 10 s to answer.
   webhookTimeoutMs: {

@@ -24,8 +24,13 @@ export interface Caps {
   membersPerProject: number;
   /** Webhook endpoints of a project (POST .../webhooks). */
   webhooksPerProject: number;
-  /** Named snapshots of a project (POST .../snapshots): each holds a copy of the project's state. */
+  /** Named snapshots of a project (POST .../snapshots): each holds a reference to every record it saved. */
   snapshotsPerProject: number;
+  /**
+   * The heap, in MiB, saving or restoring a snapshot may bring the server to (at most 85% of Node's heap limit,
+   * whatever it is set to): memory is admitted before it is spent, and a save or restore past it is refused.
+   */
+  snapshotMemoryMb: number;
 }
 
 /**
@@ -40,4 +45,5 @@ export const CAP_VARIABLES = {
   membersPerProject: "LOYALTY_MOCK_MEMBER_LIMIT",
   webhooksPerProject: "LOYALTY_MOCK_WEBHOOK_LIMIT",
   snapshotsPerProject: "LOYALTY_MOCK_SNAPSHOT_LIMIT",
+  snapshotMemoryMb: "LOYALTY_MOCK_SNAPSHOT_MEMORY_MB",
 } as const satisfies Record<keyof Caps, string>;

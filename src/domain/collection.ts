@@ -82,6 +82,8 @@ export interface Reference {
 export interface CollectionView {
   get(key: string): unknown;
   entries(): Iterable<[string, unknown]>;
+  /** The records alone, in the same order, where the store holds them as the document does (no pairs made). */
+  values?(): Iterable<unknown>;
 }
 
 /** What the control API's view of a collection may be asked; the store's list, find and get answer the rest. */

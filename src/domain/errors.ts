@@ -109,7 +109,7 @@ export function notFound(resourceType: string, id: string): ApiError {
   });
 }
 
-/** Loyalty v2: the structure already holds its most tiers (FIDELITY.md, "POST /v2/.../tiers"). */
+/** Loyalty v2: the structure already holds its most tiers (docs/reference/operations.md, "Creating a tier: the rules"). */
 export function tierLimitExceeded(structureId: string, limit: number): ApiError {
   return apiError("tier_limit_exceeded", {
     details: `Tier structure ${structureId} already has the maximum of ${limit} tiers`,
@@ -185,6 +185,22 @@ export function tokenLimitReached(limit: number): ApiError {
 export function limitExceeded(holder: string, what: string, limit: number, variable: string): ApiError {
   return apiError("limit_exceeded", {
     details: `${holder} already holds the maximum of ${limit} ${what}; ${variable} raises the limit`,
+  });
+}
+
+/**
+ * Work the server's memory budget does not admit (a snapshot saved or restored): 409 `limit_exceeded`, as past a
+ * cap, naming the budget, what the work would have brought the heap to, and the variable that raises it.
+ */
+export function memoryBudgetExceeded(
+  work: string,
+  over: { wouldUseMb: number; budgetMb: number },
+  variable: string,
+): ApiError {
+  return apiError("limit_exceeded", {
+    details:
+      `${work} would bring the server's heap to ${over.wouldUseMb} MiB, past its memory budget of ` +
+      `${over.budgetMb} MiB; ${variable} raises the budget, up to 85% of Node's heap limit (--max-old-space-size)`,
   });
 }
 

@@ -5,7 +5,7 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /**
  * Declares one path with the methods it answers, for the operations and the control API alike; any other method
- * on it is 405 with an Allow header, rather than the 404 an unknown path gets (FIDELITY.md, "Unknown route").
+ * on it is 405 with an Allow header, rather than the 404 an unknown path gets (docs/reference/operations.md, "Errors").
  * `otherMethod` may answer such a request first.
  */
 export function route(

@@ -1,9 +1,16 @@
 import type { Project } from "../domain/projects/project.js";
-import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
+import {
+  COLLECTION_NAMES,
+  type CollectionName,
+  type ProjectDocument,
+} from "../domain/projects/project-document.js";
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
 import type { Snapshot } from "../domain/projects/snapshots.js";
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
+import { collectionNamed } from "../domain/projects/stores.js";
 import { stringifyExact } from "../platform/exact-json.js";
+import { LogBatch, type Piece } from "./log-batch.js";
+import { snapshotLines } from "./snapshot-lines.js";
 
 /**
  * The lines of the state file's log and snapshots (docs/reference/persistence.md), one JSON object each, `o` saying what
@@ -11,14 +18,17 @@ import { stringifyExact } from "../platform/exact-json.js";
  * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added);
  *   {h}: both become an empty document with that `project` header, filled by the `fput` lines that follow;
  *   either with `posted: true` when the fixtures were posted (ProjectRegistry.fixturesPosted), else without it;
- * - `reset`: the state goes back to the fixtures; `state` {d}: the state becomes `d` (an import);
+ * - `reset`: the state goes back to the fixtures; `state` {d}: the state becomes `d` (an import: written as
+ *   `d`'s header alone, followed by a `put` line per record, so that no line holds a whole project);
+ *   `restore` {n}: the state becomes the named snapshot `n` (its clock is the `head` line that follows);
  * - `clear` {h}: the state becomes an empty document with that header, filled by the `put` lines that follow;
  * - `head` {h}: the state's `project` header (settings, clock) becomes `h`;
  * - `put` {c, k, r} / `del` {c, k}: one record of collection `c`, under key `k`, is written or removed;
  *   `fput` {c, r}: a record appended to the fixtures; `same` {c, k, i}: the state holds the fixtures' record `i`
  *   unchanged (both in snapshots only);
  * - `snap` {n, t, at, h}: the project's named snapshot `n` (saved at `t`, its clock then at `at`) becomes an empty
- *   document with that header, filled by the `sput` {n, c, r} lines that follow; `unsnap` {n}: it is deleted;
+ *   document with that header, filled by the `sput` {n, c, r} lines that follow, and `srun` {n, c, i, m}: the
+ *   fixtures' own records i to i+m-1 (snapshot-lines.ts); `unsnap` {n}: it is deleted;
  * - `drop`: the project is gone; `commit`: the lines since the previous commit form one whole batch.
  */
 const COMMIT_LINE = '{"o":"commit"}\n';
@@ -27,7 +37,7 @@ interface Pending {
   /** The project whose records are pending; undefined once its id names no installed project. */
   project: Project | undefined;
   /** Install and drop lines, in order, each taken when it happened; the records below come after them. */
-  events: string[];
+  events: Piece[];
   /** `collection \0 key` -> whether the record was deleted since the last batch (then a put must follow a del). */
   records: Map<string, boolean>;
 }
@@ -56,7 +66,7 @@ export class ChangeLog implements RegistryWatcher {
     this.#registry.watch(undefined);
   }
 
-  installed(project: Project, kind: InstallKind): void {
+  installed(project: Project, kind: InstallKind, snapshot?: string): void {
     const id = project.id;
     const pending = this.#fresh(project);
     if (kind === "reset") pending.events.push(line({ o: "reset", p: id }));
@@ -64,7 +74,12 @@ export class ChangeLog implements RegistryWatcher {
       pending.events.push(
         line({ o: "fixtures", p: id, d: this.#registry.fixturesOf(id), ...postedMark(this.#registry, id) }),
       );
-    else pending.events.push(line({ o: "state", p: id, d: projectState(project) }));
+    else if (snapshot !== undefined) pending.events.push(line({ o: "restore", p: id, n: snapshot }));
+    else {
+      // The records as installed, taken now (a later change is a record line of its own), written when saved.
+      const state = projectState(project);
+      pending.events.push(() => stateLines(state));
+    }
   }
 
   removed(id: string): void {
@@ -86,7 +101,13 @@ export class ChangeLog implements RegistryWatcher {
   }
 
   snapshotSaved(projectId: string, snapshot: Snapshot): void {
-    this.#entry(this.#registry.get(projectId)).events.push(snapshotLines(projectId, snapshot).join(""));
+    // The snapshot's records never change, and neither do these fixtures: its lines are made as they are written.
+    const fixtures = this.#registry.fixturesOf(projectId);
+    const others = this.#registry.snapshots.list(projectId).filter((other) => other.name !== snapshot.name);
+    const base = latestOf(others);
+    this.#entry(this.#registry.get(projectId)).events.push(() =>
+      snapshotLines(projectId, snapshot, fixtures, base),
+    );
   }
 
   snapshotDeleted(projectId: string, name: string): void {
@@ -108,9 +129,9 @@ export class ChangeLog implements RegistryWatcher {
     return this.#pending.size > 0;
   }
 
-  /** Every change since the last batch, as log lines ending with a commit line; "" when nothing changed. */
-  take(): string {
-    const parts: string[] = [];
+  /** Every change since the last batch, as log lines ending with a commit line; empty when nothing changed. */
+  take(): LogBatch {
+    const parts: Piece[] = [];
     for (const pending of this.#pending.values()) {
       parts.push(...pending.events);
       if (pending.project && this.#installed(pending.project))
@@ -125,9 +146,9 @@ export class ChangeLog implements RegistryWatcher {
       this.#headers.set(project, { settings: project.settings, offsetMs, frozenAt });
       parts.push(line({ o: "head", p: project.id, h: projectHeader(project) }));
     }
-    if (parts.length === 0) return "";
+    if (parts.length === 0) return new LogBatch();
     parts.push(COMMIT_LINE);
-    return parts.join("");
+    return new LogBatch(parts);
   }
 
   /** The pending entry of a project just installed: whatever was pending for its id is superseded. */
@@ -169,24 +190,27 @@ function recordLines(project: Project, records: Map<string, boolean>): string {
   return out.join("");
 }
 
-/** A named snapshot as log lines: its `snap` line, then one `sput` line per record, in export order. */
-function snapshotLines(projectId: string, snapshot: Snapshot): string[] {
-  const { document } = snapshot;
-  const p = JSON.stringify(projectId);
-  const n = JSON.stringify(snapshot.name);
-  const head = {
-    o: "snap",
-    p: projectId,
-    n: snapshot.name,
-    t: new Date(snapshot.savedAt).toISOString(),
-    at: new Date(snapshot.clockAt).toISOString(),
-    h: document.project,
-  };
-  const out = [line(head)];
-  for (const c of COLLECTION_NAMES)
-    for (const record of document[c])
-      out.push(`{"o":"sput","p":${p},"n":${n},"c":"${c}","r":${stringifyExact(record)}}\n`);
-  return out;
+/** The snapshot saved last of these: the one likeliest to share a new snapshot's records. */
+function latestOf(snapshots: readonly Snapshot[]): Snapshot | undefined {
+  let latest: Snapshot | undefined;
+  for (const snapshot of snapshots) if (!latest || snapshot.savedAt >= latest.savedAt) latest = snapshot;
+  return latest;
+}
+
+/** The field a collection's records are keyed by in the log (its descriptor's `key`). */
+function keyFieldOf(c: CollectionName): string {
+  return collectionNamed(c)?.key ?? "id";
+}
+
+/** A whole state as log lines: a `state` line with its header alone, then a `put` line per record, in order. */
+function* stateLines(state: ProjectDocument): Generator<string> {
+  const p = JSON.stringify(state.project.id);
+  yield line({ o: "state", p: state.project.id, d: { project: state.project } });
+  for (const c of COLLECTION_NAMES) {
+    const keyOf = keyFieldOf(c);
+    for (const record of state[c] as readonly Record<string, unknown>[])
+      yield `{"o":"put","p":${p},"c":"${c}","k":${JSON.stringify(String(record[keyOf]))},"r":${stringifyExact(record)}}\n`;
+  }
 }
 
 /**
@@ -234,11 +258,14 @@ export function* snapshotSlices(registry: ProjectRegistry, sliceBytes = 64 * 102
         if (full()) yield cut();
       }
     }
-    for (const snapshot of registry.snapshots.list(project.id))
-      for (const text of snapshotLines(project.id, snapshot)) {
+    const written: Snapshot[] = [];
+    for (const snapshot of registry.snapshots.list(project.id)) {
+      for (const text of snapshotLines(project.id, snapshot, fixtures, latestOf(written))) {
         push(text);
         if (full()) yield cut();
       }
+      written.push(snapshot);
+    }
   }
   if (size > 0) yield cut();
 }

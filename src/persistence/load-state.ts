@@ -59,18 +59,20 @@ export function loadState(file: string): LoadedState | undefined {
   const replay = replayState(file);
   const valid = replay.projects.map(({ fixtures, state, snapshots = [], posted }): SavedProject => {
     const id = (state as { project?: { id?: unknown } }).project?.id;
+    // A record a log brought once and several snapshots share (srun lines) is checked once and stays one object.
+    const checkedOnce = new Map<object, unknown>();
     // A named snapshot is a whole document: its records and its references are checked as a state's are.
     const named = snapshots.map((snapshot) => {
       const part = `snapshot ${snapshot.name}`;
       if (!replay.checksummed) return { ...snapshot, document: check(file, id, part, snapshot.document) };
-      const checked = checkRecords(file, id, part, snapshot.document, replay.fromLogs);
+      const checked = checkRecords(file, id, part, snapshot.document, replay.fromLogs, checkedOnce);
       checked.checkReferences();
       return { ...snapshot, document: checked.document };
     });
     if (replay.checksummed) {
-      const checked = checkRecords(file, id, "state", state, replay.fromLogs);
+      const checked = checkRecords(file, id, "state", state, replay.fromLogs, checkedOnce);
       return {
-        fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs).document,
+        fixtures: checkRecords(file, id, "fixtures", fixtures, replay.fromLogs, checkedOnce).document,
         state: checked.document,
         checkState: checked.checkReferences,
         snapshots: named,
@@ -125,6 +127,7 @@ function checkRecords(
   part: string,
   raw: unknown,
   fromLogs: WeakSet<object>,
+  checkedOnce: Map<object, unknown>,
 ): { document: ProjectDocument; checkReferences: (known?: KnownKeys) => void } {
   const fail = (path: readonly PropertyKey[], problem: string) =>
     new StateFileError(
@@ -141,8 +144,11 @@ function checkRecords(
       // A snapshot's records are objects; anything else a log brought, which no WeakSet can hold, is checked too.
       if (typeof record === "object" && record !== null && !fromLogs.has(record)) return record;
       logged = true;
+      const seen = typeof record === "object" && record !== null ? checkedOnce.get(record) : undefined;
+      if (seen !== undefined) return seen;
       const parsed = parseDocument(RECORD_SCHEMA.get(c) as z.ZodType, record);
       if (!parsed.ok) throw fail([c, i, ...parsed.problem.path], parsed.problem.problem);
+      if (typeof record === "object" && record !== null) checkedOnce.set(record, parsed.value);
       return parsed.value;
     });
   const references = (known?: KnownKeys) => {

@@ -122,6 +122,15 @@ const STATE_LINES: [string, ProjectLine][] = [
     },
   ],
   [
+    "restore",
+    (project, line, _inSnapshot, projects, id) => {
+      const snapshot = project.snapshots.get(String(line.n));
+      if (!snapshot) throw new Error(`restores snapshot ${String(line.n)}, which no earlier line saves`);
+      project.state = stateFrom(snapshot);
+      moveLast(projects, id, project);
+    },
+  ],
+  [
     "head",
     (project, line) => {
       project.state.header = line.h;
@@ -163,6 +172,14 @@ function putRecord(project: Replayed, line: Line, record: unknown, inSnapshot: b
   else collection.set(String(line.k), record);
 }
 
+/** The records so far of the snapshot a line names (`n`), in its collection (`c`). */
+function snapshotCollection(project: Replayed, line: Line): unknown[] {
+  const c = line.c as CollectionName;
+  const collection = project.snapshots.get(String(line.n))?.collections[c];
+  if (!collection) throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
+  return collection;
+}
+
 /** Lines about a project's named snapshots: one begun, one of its records, one removed. */
 const SNAPSHOT_LINES: [string, ProjectLine][] = [
   [
@@ -174,11 +191,26 @@ const SNAPSHOT_LINES: [string, ProjectLine][] = [
   [
     "sput",
     (project, line) => {
+      snapshotCollection(project, line).push(line.r);
+    },
+  ],
+  [
+    "srun",
+    (project, line) => {
       const c = line.c as CollectionName;
-      const collection = project.snapshots.get(String(line.n))?.collections[c];
-      if (!collection)
-        throw new Error(`names snapshot ${String(line.n)}'s ${c}, which no earlier line starts`);
-      collection.push(line.r);
+      const collection = snapshotCollection(project, line);
+      const from = line.f === undefined ? project.fixtures : project.snapshots.get(String(line.f));
+      if (!from || line.f === line.n)
+        throw new Error(`shares records of snapshot ${String(line.f)}, which is not there`);
+      const source = from.collections[c];
+      const first = line.i;
+      const count = line.m;
+      if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || (count as number) < 1)
+        throw new Error(`names records ${String(first)} (${String(count)} of them) of ${c}`);
+      const end = (first as number) + (count as number);
+      if ((first as number) < 0 || end > source.length)
+        throw new Error(`names records ${String(first)} to ${end - 1} of ${c}, which are not there`);
+      for (let i = first as number; i < end; i++) collection.push(source[i]);
     },
   ],
   [
@@ -261,7 +293,7 @@ function snapshotHash() {
 
 /**
  * Shares each record's values with those of the last record read of the same project's collection
- * (share-values.ts), so that a million cards alike hold one copy of what they have in common.
+ * (platform/share-values.ts), so that a million cards alike hold one copy of what they have in common.
  */
 function recordSharer(): (line: Line) => void {
   // Keyed by the line's own values, not a string built from them: a million lines, no million keys.

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { syncDirectory, tempFileFor } from "./atomic-write.js";
 import { ChangeLog, snapshotSlices } from "./change-log.js";
+import { LogBatch } from "./log-batch.js";
 import { logFilesOf, SNAPSHOT_VERSION } from "./replay.js";
 import { STATE_FILE_FORMAT } from "./state-file.js";
 import { type StateSyncMode, StateWriter } from "./state-writer.js";
@@ -47,7 +48,7 @@ export class StateStore {
   #logBytes = 0;
   #snapshotBytes = 0;
   /** Batches not yet on disk (a failed append): written first by the next append. */
-  #retry = "";
+  #retry = new LogBatch();
   #truncate = false;
   /** Only a whole snapshot can save the state: none was written yet, or the log file vanished. */
   #broken = true;
@@ -136,23 +137,32 @@ export class StateStore {
     return `${this.file}.log.${gen}`;
   }
 
-  async #append(text: string): Promise<void> {
-    const all = this.#retry + text;
+  /**
+   * Writes a batch (after any that failed before it) in chunks of about 256 KiB, letting requests run between
+   * them: a batch that saves a snapshot or a whole state is as long as the records it names, and is never built as
+   * one string. A failure leaves the log as it was (the next try truncates what this one wrote).
+   */
+  async #append(batch: LogBatch): Promise<void> {
+    const all = this.#retry.followedBy(batch);
     const log = this.#log;
-    if (all === "") return;
+    if (all.empty) return;
     this.#retry = all;
     if (!log) throw new Error(`${this.file}: no log open`);
     if (this.#truncate) await log.truncate(this.#logBytes);
     this.#truncate = true;
-    await log.writeFile(all);
+    let bytes = 0;
+    for (const chunk of all.chunks()) {
+      await log.writeFile(chunk);
+      bytes += Buffer.byteLength(chunk);
+    }
     await log.datasync();
     if ((await log.stat()).nlink === 0) {
       this.#broken = true;
       throw logRemoved(this.#logPath(this.#gen));
     }
     this.#truncate = false;
-    this.#retry = "";
-    this.#logBytes += Buffer.byteLength(all);
+    this.#retry = new LogBatch();
+    this.#logBytes += bytes;
   }
 
   /** Later batches go to a new log file; the old one stays until a snapshot that covers it stands. */

@@ -1,7 +1,7 @@
 /**
  * Every reading of "now" goes through a Clock so that tests (and, later, the control API) can move time.
  * The root clock is injected into createApp; each project wraps it in its own ProjectClock so that moving
- * one project's time never moves another's (FIDELITY.md: "each project has its own").
+ * one project's time never moves another's (docs/guide/concepts.md, "Clock").
  */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */

@@ -28,3 +28,31 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** How many records one turn of the event loop freezes: about 2 ms of checks at a million cards. */
+const FREEZE_SLICE = 65_536;
+
+/**
+ * Deep-freezes every element of `lists`, a slice per turn of the event loop, so that no request waits behind a
+ * million checks. Elements frozen already cost one check each (a frozen object's children are frozen too).
+ */
+export function freezeInSlices(lists: readonly (readonly unknown[])[]): void {
+  let list = 0;
+  let at = 0;
+  const slice = () => {
+    let left = FREEZE_SLICE;
+    while (list < lists.length && left > 0) {
+      const items = lists[list] as readonly unknown[];
+      const end = Math.min(items.length, at + left);
+      for (let i = at; i < end; i++) if (!Object.isFrozen(items[i])) deepFreeze(items[i]);
+      left -= end - at;
+      at = end;
+      if (at === items.length) {
+        list += 1;
+        at = 0;
+      }
+    }
+    if (list < lists.length) setImmediate(slice);
+  };
+  slice();
+}

@@ -1,8 +1,8 @@
 import { parse as parseLossless, stringify as stringifyLossless } from "lossless-json";
 
 /**
- * JSON that keeps integers past 2^53 exactly: the one place the server reads and writes them (docs/internals/
- * exact-integers.md). A JavaScript number holds every integer up to 2^53 (Number.MAX_SAFE_INTEGER + 1); past it,
+ * JSON that keeps integers past 2^53 exactly: the one place the server reads and writes them (docs/internals/exact-integers.md).
+ * A JavaScript number holds every integer up to 2^53 (Number.MAX_SAFE_INTEGER + 1); past it,
  * JSON.parse rounds to the nearest double (9007199254740993 reads as ...992, 2^63-1 as 2^63), and the service's
  * 64-bit fields (spec, "Incentive": every, value, balance; the tier rules' min_value and max_value) would change
  * without a word. Here such an integer is a bigint, and written back as its digits.

@@ -88,7 +88,7 @@ function latin1Codes(charset: string): Uint8Array | undefined {
 
 /**
  * v1 resources carry a prefix and 24 random alphanumerics (the real service uses 24 to 32); v2 resources a prefix
- * and 18 lowercase hex characters (FIDELITY.md "Ids").
+ * and 18 lowercase hex characters (docs/reference/operations.md, "Errors" and "Creating a tier: the rules").
  */
 export function v1Id(prefix: string): string {
   return `${prefix}_${randomString(24)}`;

@@ -1,74 +1,124 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { findServer, probeOf, runHealthCheck } from "../../src/cli/health-check.js";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { probeOf, runHealthCheck } from "../../src/cli/health-check.js";
+import { claimHealthFile, readHealthFile, releaseHealthFile } from "../../src/cli/health-file.js";
 import { startServer } from "../../src/index.js";
 
-// The image's health check (issue 38) follows the server's own flags; the container tier runs it in the image.
+// The image's health check (issues 38 and 44) follows the file its server writes, never other processes'
+// command lines; test/slow/health-check.test.ts runs both as processes, the container tier in the image.
 
-const IMAGE_ENV = { LOYALTY_MOCK_HOST: "0.0.0.0", LOYALTY_MOCK_PORT: "3000" };
 const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-health-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
 
-describe("the health check's address and token, as the server worked them out", () => {
-  it("the image's environment alone: 127.0.0.1:3000, no token", () => {
-    expect(probeOf({ args: [], env: IMAGE_ENV, cwd: "/app" })).toEqual({ url: "http://127.0.0.1:3000" });
+let files = 0;
+const newFile = () => join(dir, `health-${++files}.json`);
+/** No process has this id: Linux's pid_max is at most 2^22. */
+const GONE = 2 ** 22 + 1;
+
+describe("the health file", () => {
+  it("holds the server's pid, URL and admin token, readable by its user only", () => {
+    const file = newFile();
+    const record = { pid: process.pid, url: "http://127.0.0.1:4000", admin_token: "s3cret" };
+    expect(claimHealthFile(file, record)).toEqual({ written: true });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(record);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readHealthFile(file)).toEqual(record);
   });
 
-  it("flags win over the environment: --port, -p, --admin-token, --host", () => {
-    expect(probeOf({ args: ["--port", "4000", "--admin-token", "X"], env: IMAGE_ENV, cwd: "/app" })).toEqual({
-      url: "http://127.0.0.1:4000",
-      adminToken: "X",
+  it("belongs to the first server that runs: a second one leaves it, a stale one's is taken over", () => {
+    const file = newFile();
+    // The parent of this test process runs, and is not the server claiming.
+    claimHealthFile(file, { pid: process.ppid, url: "http://127.0.0.1:3000" });
+    expect(claimHealthFile(file, { pid: process.pid, url: "http://127.0.0.1:4000" })).toEqual({
+      written: false,
+      ownerPid: process.ppid,
     });
-    expect(
-      probeOf({ args: ["-p", "4001"], env: { ...IMAGE_ENV, LOYALTY_MOCK_ADMIN_TOKEN: "E" }, cwd: "/" }),
-    ).toEqual({
-      url: "http://127.0.0.1:4001",
-      adminToken: "E",
+    expect(readHealthFile(file)).toMatchObject({ url: "http://127.0.0.1:3000" });
+    // A server killed before it could remove its file (kill -9).
+    writeFileSync(file, JSON.stringify({ pid: GONE, url: "http://127.0.0.1:3000" }));
+    expect(claimHealthFile(file, { pid: process.pid, url: "http://127.0.0.1:4000" })).toEqual({
+      written: true,
     });
-    expect(probeOf({ args: ["--host", "::1"], env: IMAGE_ENV, cwd: "/" })).toEqual({
-      url: "http://[::1]:3000",
+    // A restarted container's server has the pid its file names (1): its own, taken over as well.
+    expect(claimHealthFile(file, { pid: process.pid, url: "http://127.0.0.1:5000" })).toEqual({
+      written: true,
     });
-    expect(probeOf({ args: ["--host", "10.1.2.3"], env: IMAGE_ENV, cwd: "/" })).toEqual({
-      url: "http://10.1.2.3:3000",
-    });
+    expect(readHealthFile(file)).toMatchObject({ url: "http://127.0.0.1:5000" });
   });
 
-  it("a settings file, read from the server's own working folder, under the environment", () => {
-    writeFileSync(join(dir, "ci.env"), "LOYALTY_MOCK_PORT=4500\nLOYALTY_MOCK_ADMIN_TOKEN=from-file\n");
-    const server = { args: ["--settings-file", "ci.env"], env: { LOYALTY_MOCK_HOST: "0.0.0.0" }, cwd: dir };
-    expect(probeOf(server)).toEqual({ url: "http://127.0.0.1:4500", adminToken: "from-file" });
+  it("is removed by its server on stop, and only by it", () => {
+    const file = newFile();
+    claimHealthFile(file, { pid: process.pid, url: "http://127.0.0.1:4000" });
+    releaseHealthFile(file, process.ppid);
+    expect(readHealthFile(file)).toBeDefined();
+    releaseHealthFile(file);
+    expect(readHealthFile(file)).toBeUndefined();
   });
 
-  it("what it cannot follow, in words", () => {
-    expect(probeOf({ args: ["--port", "0"], env: IMAGE_ENV, cwd: "/" })).toEqual({
+  it("a folder that does not exist: the claim says why", () => {
+    const claim = claimHealthFile(join(dir, "missing", "health.json"), { pid: process.pid, url: "http://a" });
+    expect(claim).toMatchObject({ written: false, error: expect.objectContaining({ code: "ENOENT" }) });
+  });
+});
+
+describe("what the check follows, or why it cannot", () => {
+  const env = (file: string) => ({ LOYALTY_MOCK_HEALTH_FILE: file });
+
+  it("the server's own URL and token, from its file", () => {
+    const file = newFile();
+    claimHealthFile(file, { pid: process.pid, url: "http://[::1]:4000", admin_token: "X" });
+    expect(probeOf(env(file))).toEqual({ url: "http://[::1]:4000", adminToken: "X" });
+  });
+
+  it("in words: no variable, no file yet, a file of no server, a server that stopped", () => {
+    expect(probeOf({})).toEqual({
       problem:
-        "the server listens on a port it chose at start (--port 0), which a health check cannot know; give the container a port (--port 3000)",
+        "LOYALTY_MOCK_HEALTH_FILE is not set: the server writes where it listens to that file (the image sets it)",
     });
-    expect(probeOf({ args: ["--port", "many"], env: IMAGE_ENV, cwd: "/" })).toMatchObject({
-      problem: expect.stringMatching(/^the server's settings do not read: .*--port/),
+    const file = newFile();
+    expect(probeOf(env(file))).toEqual({
+      problem: `no server has written ${file}: it is starting, could not write it (its log says why), or has stopped`,
+    });
+    writeFileSync(file, '{"url":"http://evil"}');
+    expect(probeOf(env(file))).toEqual({
+      problem: `${file} is not a health file a loyalty-mock server wrote`,
+    });
+    claimHealthFile(file, { pid: GONE, url: "http://127.0.0.1:3000" });
+    expect(probeOf(env(file))).toEqual({
+      problem: `the server that wrote ${file} (pid ${GONE}) is not running`,
     });
   });
 });
 
 describe("the check against a server", () => {
-  it("exit 0 with the server's token and port; 1 when either is not the server's", async () => {
+  it("exit 0 with the address and token its file names; 1 when the token is not the server's", async () => {
     const server = await startServer({ host: "127.0.0.1", port: 0, adminToken: "s3cret" });
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
-      const env = { LOYALTY_MOCK_HOST: "127.0.0.1" };
-      const args = (token: string, port = server.port) => ["--port", String(port), "--admin-token", token];
-      expect(await runHealthCheck(() => ({ args: args("s3cret"), env, cwd: "/" }))).toBe(0);
-      expect(await runHealthCheck(() => ({ args: args("wrong"), env, cwd: "/" }))).toBe(1);
+      const file = newFile();
+      claimHealthFile(file, { pid: process.pid, url: server.url, admin_token: "s3cret" });
+      // Whatever the check's own environment says of ports and tokens, the file decides.
+      const env = {
+        LOYALTY_MOCK_HEALTH_FILE: file,
+        LOYALTY_MOCK_PORT: "1",
+        LOYALTY_MOCK_ADMIN_TOKEN: "wrong",
+      };
+      expect(await runHealthCheck(env)).toBe(0);
+      claimHealthFile(file, { pid: process.pid, url: server.url, admin_token: "wrong" });
+      expect(await runHealthCheck(env)).toBe(1);
     } finally {
+      stderr.mockRestore();
       await server.close();
     }
   });
 
-  it("no server process found: 1, saying so", async () => {
-    expect(await runHealthCheck(() => undefined)).toBe(1);
-    // Outside a container /proc holds this machine's processes; whatever it finds is a server's command line.
-    const found = findServer();
-    if (found !== undefined) expect(found.args[0] === undefined || found.args[0].startsWith("-")).toBe(true);
+  it("no file: 1, saying so", async () => {
+    const said: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((text) => said.push(String(text)) > 0);
+    expect(await runHealthCheck({ LOYALTY_MOCK_HEALTH_FILE: newFile() })).toBe(1);
+    expect(said.join("")).toMatch(/^loyalty-mock health: no server has written /);
   });
 });

@@ -1,15 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, UsageError } from "../../src/cli/command-line.js";
-import { type PlayCommand, runPlay } from "../../src/cli/play.js";
 import { playScenario } from "../../src/http/journeys/player.js";
 import { parseScenario, shippedScenarios } from "../../src/http/journeys/scenario.js";
 import { createApp, createHttpServer } from "../../src/index.js";
 import { useServer } from "../helpers/listen.js";
 import { portBelowEphemeral } from "../helpers/ports.js";
 import { buildWorld, type World } from "../helpers/world.js";
+import { play, scenarioFile } from "./play-helpers.js";
 
 /**
  * `loyalty-mock play <scenario>` (issue 35): each step kind through the public operations of a listening server,
@@ -22,23 +19,6 @@ const listen = useServer();
 async function served(world: World = buildWorld()) {
   const { url } = await listen(createHttpServer(createApp({ registry: world.registry })));
   return { world, url };
-}
-
-function scenarioFile(scenario: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "loyalty-mock-play-"));
-  const file = join(dir, "scenario.json");
-  writeFileSync(file, JSON.stringify(scenario));
-  return file;
-}
-
-async function play(command: Partial<PlayCommand> & { scenario: string; url: string }, env = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runPlay(
-    { command: "play", project: "demo", speed: 1000, ...command },
-    { env, stdout: (text) => out.push(text), stderr: (text) => err.push(text) },
-  );
-  return { status, out: out.join(""), err: err.join("") };
 }
 
 const EVERY_KIND = {
@@ -128,15 +108,16 @@ describe("loyalty-mock play", () => {
   });
 
   it("a server that does not answer fails the first step that calls it", async () => {
+    const url = `http://127.0.0.1:${await portBelowEphemeral()}`;
     const { status, err } = await play({
       scenario: scenarioFile(EVERY_KIND),
-      url: `http://127.0.0.1:${await portBelowEphemeral()}`,
+      url,
       appId: "a",
       appToken: "b",
     });
     expect(status).toBe(1);
-    expect(err).toMatch(
-      /step 1 \(join zofia@example.com\) failed: POST \/v1\/loyalties\/camp_demo_loyalty\/members: no answer \(ECONNREFUSED\)/,
+    expect(err).toBe(
+      `loyalty-mock play: step 1 (join zofia@example.com) failed: ${url} did not answer POST /v1/loyalties/camp_demo_loyalty/members (ECONNREFUSED)\n`,
     );
   });
 

@@ -38,9 +38,12 @@ describe("the image", () => {
     });
     expect(inspect(IMAGE, "{{.Config.User}}")).toBe("loyalty:loyalty");
     expect(inspect(IMAGE, "{{json .Config.Volumes}}")).toBe('{"/data":{}}');
-    // The server's own flags and environment decide where it is checked (cli/health-check.ts), not the image's.
+    // The server writes where it listens to LOYALTY_MOCK_HEALTH_FILE, which the check reads (cli/health-check.ts).
     expect(inspect(IMAGE, "{{json .Config.Healthcheck.Test}}")).toBe(
       '["CMD","node","/app/dist/cli/health-main.js"]',
+    );
+    expect(inspect(IMAGE, "{{json .Config.Env}}")).toContain(
+      "LOYALTY_MOCK_HEALTH_FILE=/tmp/loyalty-mock-health.json",
     );
   });
 
@@ -131,17 +134,40 @@ describe("a container of the image", () => {
     await dockerHealthy(short);
   });
 
-  it("says in its health log what it cannot follow: a port chosen at start (--port 0)", async () => {
+  it("follows a port the server chose at start (--port 0): it is the server that says where it listens", async () => {
     const id = runDetached(["--health-interval", "1s"], IMAGE, ["--port", "0"]);
-    let output = "";
-    for (const deadline = Date.now() + 30_000; output === "" && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      output = inspect(id, "{{range .State.Health.Log}}{{.Output}}{{end}}");
-    }
-    expect(output).toContain(
-      "loyalty-mock health: the server listens on a port it chose at start (--port 0), which a health check cannot know",
-    );
-    expect(inspect(id, "{{.State.Health.Status}}")).not.toBe("healthy");
+    await dockerHealthy(id);
+    const file = JSON.parse(docker(["exec", id, "cat", "/tmp/loyalty-mock-health.json"])) as { url: string };
+    expect(file.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(file.url).not.toBe("http://127.0.0.1:0");
+  });
+
+  it("under --init (the server not PID 1), a second server started in it leaves the health check to the first", async () => {
+    const id = runDetached(["--init", ...PUBLISH, "--health-interval", "1s"], IMAGE, [
+      "--admin-token",
+      "first",
+    ]);
+    await dockerHealthy(id);
+    const owner = () => JSON.parse(docker(["exec", id, "cat", "/tmp/loyalty-mock-health.json"])) as object;
+    const before = owner();
+    // The same image, the same environment: 0.10.0's check took any such process for the server.
+    const second = ["--port", "4300", "--admin-token", "second", "--exit-with-parent", "false"];
+    docker(["exec", "-d", id, "node", "/app/dist/main.js", ...second]);
+    // Listening (its health answers), it has seen the file and left it to the first.
+    docker([
+      "exec",
+      id,
+      "node",
+      "/app/dist/main.js",
+      "wait",
+      "--url",
+      "http://127.0.0.1:4300",
+      "--admin-token",
+      "second",
+    ]);
+    expect(owner()).toEqual(before);
+    expect(owner()).toMatchObject({ admin_token: "first" });
+    await dockerHealthy(id);
   });
 
   it("on docker stop, answers a request a 15 s delay fault holds, saves and exits 0 well inside the grace", async () => {

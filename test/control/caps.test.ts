@@ -238,6 +238,7 @@ describe("the defaults", () => {
       membersPerProject: 100_000,
       webhooksPerProject: 100,
       snapshotsPerProject: 20,
+      snapshotMemoryMb: 1536,
     });
     expect(buildWorld().registry.defaults.caps).toEqual(DEFAULTS.caps);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { COLLECTION_NAMES } from "../../src/domain/projects/project-document.js";
 import { VERSION } from "../../src/http/control/version.js";
 import { createApp, createRegistry, ManualClock } from "../../src/index.js";
 import { control } from "../helpers/control.js";
@@ -382,5 +383,17 @@ describe("an access token that leaves a project", () => {
     expect(registry.projectForToken(again)?.id).toBe("demo");
     const location = await locationWith(app, { Authorization: `Bearer ${again}` });
     expect(location.status).toBe(200);
+  });
+});
+
+describe("GET /__mock/projects/{projectId}", () => {
+  it("counts every collection the project holds, from the one list of collections, then requests and faults", async () => {
+    const world = buildWorld();
+    const res = await control(world.app, { method: "GET", path: "/__mock/projects/demo" });
+    expect(res.status).toBe(200);
+    const counts = res.body.counts as Record<string, number>;
+    expect(Object.keys(counts)).toEqual([...COLLECTION_NAMES, "requests", "faults"]);
+    expect(counts.vouchers).toBe(world.demo.vouchers.size);
+    expect(counts.event_schemas).toBe(world.demo.eventSchemas.size);
   });
 });

@@ -46,13 +46,22 @@ describe("POST /__mock/projects/{projectId}/snapshots", () => {
       project_id: "demo",
       saved_at: "2026-11-20T10:00:00.000Z",
       clock: { now: "2026-11-20T11:00:00.000Z", frozen: false },
+      // Every collection, in the document's order (projects/collections.ts lists them once).
       counts: {
-        customers: world.demo.customers.size,
-        vouchers: world.demo.vouchers.size,
-        publications: world.demo.publications.size,
-        events: world.demo.events.size,
-        tier_structures: world.demo.tierStructures.size,
-        incentives: world.demo.incentives.size,
+        api_keys: 2,
+        tokens: 0,
+        locations: 3,
+        campaigns: 5,
+        vouchers: 1018,
+        customers: 5,
+        publications: 5,
+        segments: 2,
+        tier_structures: 4,
+        incentives: 30,
+        earning_rules: 2,
+        event_schemas: 4,
+        events: 0,
+        webhooks: 0,
       },
     });
     const list = await control(world.app, { method: "GET", path: SNAPSHOTS });

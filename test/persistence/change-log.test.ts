@@ -20,7 +20,7 @@ describe("ChangeLog: what a save appends", () => {
     if (!card) throw new Error("no card");
     for (let points = 1; points <= 100; points++)
       cards.put({ ...card, loyalty_card: { points, balance: 0 } } as typeof card);
-    const batch = lines(log.take());
+    const batch = lines(log.take().text());
     expect(batch).toEqual([
       {
         o: "put",
@@ -31,7 +31,7 @@ describe("ChangeLog: what a save appends", () => {
       },
       { o: "commit" },
     ]);
-    expect(log.take()).toBe("");
+    expect(log.take().text()).toBe("");
   });
 
   it("writes a token with the project it belongs to, and a reset as one line, not the project's records", () => {
@@ -44,7 +44,7 @@ describe("ChangeLog: what a save appends", () => {
     });
     const token = world.demo.tokens.list()[0] as { accessToken: string };
     world.registry.reset("other");
-    const batch = lines(log.take());
+    const batch = lines(log.take().text());
     expect(batch.map((line) => [line.o, line.p, line.c, line.k])).toEqual([
       ["put", "demo", "tokens", token.accessToken],
       ["reset", "other", undefined, undefined],
@@ -61,6 +61,6 @@ describe("ChangeLog: what a save appends", () => {
     const card = world.demo.vouchers.records().next().value;
     if (!card) throw new Error("no card");
     world.demo.vouchers.put({ ...card, active: false });
-    expect(log.take()).toBe("");
+    expect(log.take().text()).toBe("");
   });
 });

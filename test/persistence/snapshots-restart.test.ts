@@ -1,33 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import type { RunningServer } from "../../src/index.js";
-import { validateControl } from "../helpers/control.js";
+import { callControl as call, joinDemo as join } from "../helpers/running-server.js";
 import { useStateFileServers } from "../helpers/state-file.js";
-import { DEMO_KEYS } from "../helpers/world.js";
 
 /** Named snapshots are kept in the state file: a restart (from the change log, then from a snapshot) has them. */
 
 const disk = useStateFileServers("snapshots");
-
-async function call(server: RunningServer, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const json = await res.json();
-  validateControl(method, path, res.status, json);
-  return { status: res.status, body: json as Record<string, unknown> };
-}
-
-async function join(server: RunningServer, sourceId: string): Promise<void> {
-  const res = await fetch(`${server.url}/v1/loyalties/camp_demo_loyalty/members`, {
-    method: "POST",
-    headers: { ...DEMO_KEYS, "Content-Type": "application/json" },
-    body: JSON.stringify({ customer: { source_id: sourceId, name: sourceId } }),
-  });
-  expect(res.status).toBe(200);
-}
 
 const SNAPSHOTS = "/__mock/projects/demo/snapshots";
 const recordsOf = (server: RunningServer) => {

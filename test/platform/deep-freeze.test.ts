@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze } from "../../src/platform/deep-freeze.js";
+import { deepFreeze, freezeInSlices } from "../../src/platform/deep-freeze.js";
 
 describe("deepFreeze", () => {
   it("freezes every object and array it reaches, own keys only, __proto__ keys included", () => {
@@ -38,5 +38,18 @@ describe("deepFreeze", () => {
     }
     deepFreeze(top);
     expect(Object.isFrozen(deep)).toBe(true);
+  });
+});
+
+describe("freezeInSlices", () => {
+  it("freezes a slice at once and the rest over later turns of the event loop, every element deeply", async () => {
+    const deep = Array.from({ length: 100_000 }, (_, i) => ({ i, nested: { list: [i] } }));
+    const lists: object[][] = [deep, [], Array.from({ length: 50_000 }, (_, i) => ({ i }))];
+    freezeInSlices(lists);
+    const frozen = () => lists.flat().filter((item) => Object.isFrozen(item)).length;
+    // 65,536 elements a turn: some now, not all (a million would be 30 ms in one step).
+    expect(frozen()).toBe(65_536);
+    while (frozen() < 150_000) await new Promise((resolve) => setImmediate(resolve));
+    expect(Object.isFrozen(deep[99_999]?.nested.list)).toBe(true);
   });
 });

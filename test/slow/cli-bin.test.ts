@@ -69,6 +69,19 @@ describe("the loyalty-mock bin", () => {
     );
   });
 
+  it("play with a user name and password in --url: exit 2, neither of them printed", async () => {
+    const run = launch(
+      "node",
+      [MAIN, "play", "first-month", "--url", "http://alice-user:pa55-word@127.0.0.1:1"],
+      {},
+    );
+    expect((await run.exited).code).toBe(2);
+    expect(run.stderr()).toBe(
+      "loyalty-mock: play: invalid value for --url: must not hold a user name or password (user:pw@); the key pair goes in --app-id and --app-token\nRun loyalty-mock play --help to see the options.\n",
+    );
+    expect(run.stdout()).toBe("");
+  });
+
   it("a date without an accepted form is refused with an example of one; a date alone is its midnight UTC", async () => {
     const refused = launch("node", [MAIN, "--freeze-clock", "2026-01-01T09:00"], {});
     expect((await refused.exited).code).toBe(2);

@@ -1,4 +1,4 @@
-import { TargetUnusable } from "./read-answer.js";
+import { TargetUnusable } from "./exchange.js";
 
 /**
  * The target's call budget. A sandbox project allows 100 API calls an hour, shared with whatever else uses it; a

@@ -1,8 +1,8 @@
 import { OPERATION_COUNT } from "../../http/operations/table.js";
 import { type Command, HELP, helpOf, parseFlags } from "../flags.js";
+import { answerBytesOf, baseUrlProblem, MAX_ANSWER_BYTES_FLAG } from "../untrusted-server.js";
 import { UsageError } from "../usage-error.js";
-import { baseUrlProblem } from "./config.js";
-import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "./read-answer.js";
+import { KEY_PAIR_IN } from "./config.js";
 
 /** `loyalty-mock verify`: its flags, checked before anything is read or called (a wrong one is exit 2). */
 export interface VerifyCommand {
@@ -15,17 +15,6 @@ export interface VerifyCommand {
   allowWrites: boolean;
   /** The most bytes one answer may be, as sent and as decoded (8 MiB unless given). */
   maxAnswerBytes?: number;
-}
-
-function answerBytes(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const bytes = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(bytes >= 1 && bytes <= MOST_ANSWER_BYTES))
-    throw new UsageError(
-      `verify: invalid value for --max-answer-bytes: ${JSON.stringify(text)}; expected a whole number of bytes from 1 to ${MOST_ANSWER_BYTES} (default ${DEFAULT_MAX_ANSWER_BYTES})`,
-      VERIFY,
-    );
-  return bytes;
 }
 
 export const VERIFY: Command = {
@@ -58,11 +47,7 @@ export const VERIFY: Command = {
       name: "allow-writes",
       help: "run the steps that write to the target (a card, an event, a tier, a delete)",
     },
-    {
-      name: "max-answer-bytes",
-      value: "<n>",
-      help: `the most bytes one answer may be, as sent and decoded (default ${DEFAULT_MAX_ANSWER_BYTES}, 8 MiB)`,
-    },
+    MAX_ANSWER_BYTES_FLAG,
     HELP,
   ],
   more: [
@@ -95,11 +80,11 @@ export function parseVerify(args: readonly string[]): VerifyCommand | { command:
       `verify: invalid value for --mock: ${JSON.stringify(mock)}; expected an http:// URL, as in --mock http://127.0.0.1:3000`,
       VERIFY,
     );
-  const mockProblem = mock === undefined ? undefined : baseUrlProblem(mock);
+  const mockProblem = mock === undefined ? undefined : baseUrlProblem(mock, KEY_PAIR_IN);
   // The address is not repeated: it may hold a password.
   if (mockProblem !== undefined)
     throw new UsageError(`verify: invalid value for --mock: ${mockProblem}`, VERIFY);
-  const maxAnswerBytes = answerBytes(text("max-answer-bytes"));
+  const maxAnswerBytes = answerBytesOf(text(MAX_ANSWER_BYTES_FLAG.name), VERIFY);
   return {
     command: "verify",
     ...(config !== undefined && { config }),

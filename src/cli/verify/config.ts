@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { baseUrlProblem } from "../untrusted-server.js";
 
 /**
  * The config file of `loyalty-mock verify`: the target (the real service's sandbox project, or anything that speaks
@@ -13,6 +14,9 @@ const SECRET_VARIABLES = {
   mockAppId: "LOYALTY_MOCK_VERIFY_MOCK_APP_ID",
   mockAppToken: "LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN",
 } as const;
+
+/** Where a side's key pair is given, rather than in its URL. */
+export const KEY_PAIR_IN = "app_id and app_token";
 
 /** A config that cannot be used; the command says it and exits 2. */
 export class VerifyConfigError extends Error {
@@ -33,25 +37,10 @@ const objectsSchema = z.strictObject({
 
 export type Objects = z.infer<typeof objectsSchema>;
 
-/**
- * Why a base URL cannot be used, or undefined. A user name and password in it (`https://user:pw@host`) would go to
- * the target with every call beside the key pair, and into any message naming the address: the key pair is the
- * only credential verify sends. A query or fragment would end up before each step's path.
- */
-export function baseUrlProblem(value: string): string | undefined {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) return "expected an http(s) URL";
-  const parsed = new URL(value);
-  if (parsed.username !== "" || parsed.password !== "")
-    return "must not hold a user name or password (user:pw@); the key pair goes in app_id and app_token";
-  if (parsed.search !== "" || parsed.hash !== "" || /[?#]/.test(value))
-    return "expected a base URL, without a query (?) or fragment (#)";
-  return undefined;
-}
-
 const url = z
   .string()
   .superRefine((value, context) => {
-    const problem = baseUrlProblem(value);
+    const problem = baseUrlProblem(value, KEY_PAIR_IN);
     if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
   })
   .transform((value) => value.replace(/\/+$/, ""));

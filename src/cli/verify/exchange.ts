@@ -1,7 +1,6 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { NoAnswer, type RawAnswer, requestBounded } from "../../platform/bounded-request.js";
+import { checkDepth, ExchangeFailed } from "../../platform/read-answer.js";
 import type { Side } from "./config.js";
-import { MAX_ANSWER_DEPTH, nestedDeeper, readBody, TargetUnusable } from "./read-answer.js";
 import type { StepRequest } from "./scenario.js";
 
 /** An answer as the command keeps it: the status, the headers a client reads, and the parsed body. */
@@ -9,6 +8,11 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+}
+
+/** The target cannot be used for the run (an answer too large, too deep, undecodable, a token no header can carry). */
+export class TargetUnusable extends Error {
+  override name = "TargetUnusable";
 }
 
 /** The side did not answer (refused, reset, timed out): exit 3, as the run cannot go on. */
@@ -22,7 +26,6 @@ class Unreachable extends TargetUnusable {
  * only, never to wherever its answer points (a 307 to another host would otherwise carry it there).
  */
 const READ_HEADERS = ["content-type", "x-rate-limit-limit", "x-rate-limit-remaining"] as const;
-const TIMEOUT_MS = 15_000;
 
 export interface SendLimits {
   /** The most bytes an answer may be, as sent and as decoded. */
@@ -30,7 +33,7 @@ export interface SendLimits {
   timeoutMs?: number;
 }
 
-function headersOf(request: StepRequest, side: Side, token: string | undefined, body: string | undefined) {
+function headersOf(request: StepRequest, side: Side, token: string | undefined) {
   const headers: Record<string, string> = {
     accept: "application/json",
     "accept-encoding": "gzip, deflate, br",
@@ -43,7 +46,6 @@ function headersOf(request: StepRequest, side: Side, token: string | undefined, 
   if (request.credentials === "key+bearer" && token) headers.authorization = `Bearer ${token}`;
   if (request.form) headers["content-type"] = "application/x-www-form-urlencoded";
   if (request.json) headers["content-type"] = "application/json";
-  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
   return headers;
 }
 
@@ -53,9 +55,9 @@ function bodyOf(request: StepRequest): string | undefined {
   return undefined;
 }
 
-function answerOf(res: IncomingMessage, bytes: Buffer, what: string): Answer {
+function answerOf(res: RawAnswer, what: string): Answer {
   const headers: Record<string, string> = {};
-  const status = res.statusCode ?? 0;
+  const { status } = res;
   const names = [
     ...READ_HEADERS,
     "x-rate-limit-retry",
@@ -66,11 +68,8 @@ function answerOf(res: IncomingMessage, bytes: Buffer, what: string): Answer {
     const value = res.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
-  const text = bytes.toString("utf8");
-  if (nestedDeeper(text, MAX_ANSWER_DEPTH))
-    throw new TargetUnusable(
-      `the answer to ${what} nests deeper than ${MAX_ANSWER_DEPTH} levels: verify does not read it`,
-    );
+  const text = res.bytes.toString("utf8");
+  checkDepth(text, what, "verify");
   let body: unknown = text;
   try {
     body = text === "" ? null : JSON.parse(text);
@@ -84,60 +83,29 @@ function answerOf(res: IncomingMessage, bytes: Buffer, what: string): Answer {
  * Sends one step's request to one side, on a connection of its own, and reads the answer within the limits. A
  * redirect is an answer like any other (its status and `Location`), never followed.
  */
-export function send(
+export async function send(
   side: Side,
   request: StepRequest,
   token: string | undefined,
   limits: SendLimits,
 ): Promise<Answer> {
-  const url = new URL(`${side.url}${request.path}`);
   const what = `${request.method} ${request.path}`;
   const body = bodyOf(request);
-  const timeoutMs = limits.timeoutMs ?? TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (outcome: () => Answer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    const fail = (error: Error) =>
-      settle(() => {
-        outgoing?.destroy();
-        throw error;
-      });
-    const timer = setTimeout(
-      () =>
-        fail(new Unreachable(`${url.origin} gave no whole answer to ${what} within ${timeoutMs / 1000} s`)),
-      timeoutMs,
-    );
-    let outgoing: ReturnType<typeof httpRequest> | undefined;
-    try {
-      const open = url.protocol === "https:" ? httpsRequest : httpRequest;
-      outgoing = open(url, {
-        method: request.method,
-        headers: headersOf(request, side, token, body),
-        agent: false,
-      });
-    } catch (error) {
-      // The config and the token are checked before they are sent; this is the last guard.
-      fail(new TargetUnusable(`${what} could not be sent: ${(error as Error).message}`));
-      return;
-    }
-    outgoing.on("error", (error: NodeJS.ErrnoException) =>
-      fail(new Unreachable(`${url.origin} did not answer ${what} (${error.code ?? error.message})`)),
-    );
-    outgoing.on("response", (res) => {
-      readBody(res, what, limits.maxBytes).then(
-        (bytes) => settle(() => answerOf(res, bytes, what)),
-        (error: Error) => fail(error),
-      );
+  try {
+    const raw = await requestBounded({
+      url: new URL(`${side.url}${request.path}`),
+      method: request.method,
+      headers: headersOf(request, side, token),
+      body,
+      maxBytes: limits.maxBytes,
+      ...(limits.timeoutMs !== undefined && { timeoutMs: limits.timeoutMs }),
+      what,
+      reader: "verify",
     });
-    outgoing.end(body);
-  });
+    return answerOf(raw, what);
+  } catch (error) {
+    if (error instanceof NoAnswer) throw new Unreachable(error.message);
+    if (error instanceof ExchangeFailed) throw new TargetUnusable(error.message);
+    throw error;
+  }
 }

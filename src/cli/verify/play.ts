@@ -1,8 +1,7 @@
 import type { Budget } from "./budget.js";
 import type { Side } from "./config.js";
-import { type Answer, type SendLimits, send } from "./exchange.js";
+import { type Answer, type SendLimits, send, TargetUnusable } from "./exchange.js";
 import { type Normalized, normalizeAnswer, normalizeRequest } from "./normalize.js";
-import { TargetUnusable } from "./read-answer.js";
 import type { RunInputs, Step, StepRequest } from "./scenario.js";
 
 /**

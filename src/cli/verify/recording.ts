@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { OperationName } from "../../http/operations/table.js";
+import { MAX_ANSWER_DEPTH, nestedDeeper } from "../../platform/read-answer.js";
 import { VerifyConfigError } from "./config.js";
 import type { Normalized } from "./normalize.js";
 import { writePrivate } from "./output-files.js";
-import { MAX_ANSWER_DEPTH, nestedDeeper } from "./read-answer.js";
 import type { RunInputs, StepRequest } from "./scenario.js";
 
 /**

@@ -1,8 +1,8 @@
 import { compareAnswers } from "./compare.js";
 import { type VerifyConfig, VerifyConfigError } from "./config.js";
+import { TargetUnusable } from "./exchange.js";
 import type { Normalized } from "./normalize.js";
 import { type Played, type Player, play } from "./play.js";
-import { TargetUnusable } from "./read-answer.js";
 import type { RecordedExchange, Recording } from "./recording.js";
 import { type StepResult, WRITES } from "./report.js";
 import type { Step } from "./scenario.js";

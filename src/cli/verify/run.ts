@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
 import { type RunningServer, startServer } from "../../server.js";
 import { Budget } from "./budget.js";
 import type { VerifyCommand } from "./command.js";
@@ -9,9 +10,9 @@ import {
   type VerifyConfig,
   VerifyConfigError,
 } from "./config.js";
+import { TargetUnusable } from "./exchange.js";
 import { checkOutputs } from "./output-files.js";
 import { playerOf } from "./play.js";
-import { DEFAULT_MAX_ANSWER_BYTES, TargetUnusable } from "./read-answer.js";
 import {
   RECORDING_FORMAT,
   type RecordedExchange,

@@ -23,7 +23,7 @@ export interface Credentials {
 }
 
 /**
- * Which credentials an operation accepts (FIDELITY.md, "Authentication"); each row of the HTTP layer's operation
+ * Which credentials an operation accepts (docs/reference/authentication.md, "What each operation accepts"); each row of the HTTP layer's operation
  * table carries one.
  */
 export interface AuthPolicy {

@@ -5,7 +5,7 @@ import { CUSTOMER_DATA_FIELDS, type CustomerInput } from "./customer-input.js";
 /**
  * Who a request is about, worked out without touching the store: the customer as it will be once the request
  * succeeds, and whether it is new. Operations check every rule first and `commit` last, so a refused request
- * leaves no half-made customer behind (FIDELITY.md, "Rejected request").
+ * leaves no half-made customer behind (docs/reference/operations.md, "Errors": "A refused request changes nothing").
  */
 export interface ResolvedCustomer {
   customer: Customer;

@@ -1,6 +1,6 @@
 import { type ApiError, apiError } from "../errors.js";
 
-/** The refusals of POST /v1/events (FIDELITY.md, "POST /v1/events"). */
+/** The refusals of POST /v1/events (docs/reference/operations.md, "Loyalty cards and custom events"). */
 
 export function eventNotDefined(name: string): ApiError {
   return apiError("event_not_defined", {

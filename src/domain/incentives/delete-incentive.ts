@@ -3,7 +3,7 @@ import type { Project } from "../projects/project.js";
 import type { Incentive } from "./incentive.js";
 
 /**
- * Soft-deletes an incentive of the project (FIDELITY.md, "DELETE /v2/loyalties/incentives/{id}"). An incentive
+ * Soft-deletes an incentive of the project (docs/reference/operations.md, "Deleting an incentive: the rules"). An incentive
  * already DELETED no longer exists for the API, so a second delete is the same 404 as an unknown id. One that an
  * earning rule still pays out is refused with the ids of those rules, whatever the rules' status: the real service
  * refuses while any rule references it, and a client can only free it by changing the rules.

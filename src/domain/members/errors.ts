@@ -1,6 +1,7 @@
 import { type ApiError, apiError } from "../errors.js";
 
-/** The refusals of POST /v1/loyalties/{campaignId}/members, worded as the service words them (FIDELITY.md). */
+/** The refusals of POST /v1/loyalties/{campaignId}/members, worded as the service words them
+ * (docs/reference/operations.md, "Loyalty cards and custom events"). */
 
 export function invalidCampaignType(campaignId: string, campaignType: string): ApiError {
   return apiError("invalid_campaign_type", {

@@ -10,7 +10,13 @@ import { idsPast } from "./id-streams.js";
 import { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import type { ProjectDefaults } from "./settings.js";
-import { documentToRestore, type Snapshot, SnapshotShelf, type SnapshotWatcher } from "./snapshots.js";
+import {
+  admitRestore,
+  documentToRestore,
+  type Snapshot,
+  SnapshotShelf,
+  type SnapshotWatcher,
+} from "./snapshots.js";
 
 function projectNotFound(id: string): ApiError {
   return apiError("not_found", {
@@ -20,12 +26,15 @@ function projectNotFound(id: string): ApiError {
   });
 }
 
-/** How a project came to be installed: a state file logs each differently (see src/persistence). */
+/**
+ * How a project came to be installed: a state file logs each differently (see src/persistence). A `replaced`
+ * project put back as one of its named snapshots holds it names that snapshot (`snapshot`).
+ */
 export type InstallKind = "added" | "replaced" | "restored" | "reset";
 
 /** Told every change to the registry's projects, as it happens: the seam the state file's change log uses. */
 export interface RegistryWatcher extends SnapshotWatcher {
-  installed(project: Project, kind: InstallKind): void;
+  installed(project: Project, kind: InstallKind, snapshot?: string): void;
   removed(id: string): void;
   record(project: Project, collection: CollectionName, key: string, deleted: boolean): void;
 }
@@ -129,13 +138,13 @@ export class ProjectRegistry {
    * Puts a new state in place of a project's (a state import), keeping its fixtures for reset. Everything that
    * can refuse the document is checked before the old project is touched, so a refusal changes nothing.
    */
-  replace(document: ProjectDocument): Project {
+  replace(document: ProjectDocument, options: { snapshot?: string } = {}): Project {
     const current = this.get(document.project.id);
     this.#credentials.checkFree(document, current);
     // The state says what its clock is; a seeded project draws past every value the state holds (id-streams.ts).
     const project = new Project(document, this.clock, { ids: idsPast(this.#idsFor(document), document) });
     this.#uninstall(current);
-    this.#install(project, "replaced");
+    this.#install(project, "replaced", options.snapshot);
     return project;
   }
 
@@ -176,7 +185,8 @@ export class ProjectRegistry {
    */
   restoreSnapshot(id: string, name: string): Project {
     const snapshot = this.snapshots.get(this.get(id).id, name);
-    return this.replace(documentToRestore(snapshot, this.clock.now()));
+    admitRestore(id, snapshot, this.defaults.caps.snapshotMemoryMb);
+    return this.replace(documentToRestore(snapshot, this.clock.now()), { snapshot: name });
   }
 
   /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
@@ -289,12 +299,12 @@ export class ProjectRegistry {
     return this.#seeded;
   }
 
-  #install(project: Project, kind: InstallKind): void {
+  #install(project: Project, kind: InstallKind, snapshot?: string): void {
     if (project.ids.seeded) this.#seeded = true;
     this.#projects.set(project.id, project);
     this.#credentials.add(project);
     this.#watchProject(project);
-    this.#watcher?.installed(project, kind);
+    this.#watcher?.installed(project, kind, snapshot);
     this.feed.announce(project.id, "project");
   }
 

@@ -1,9 +1,11 @@
 import { deepFreeze } from "../../platform/deep-freeze.js";
+import { overBudget } from "../../platform/memory-budget.js";
 import { CAP_VARIABLES } from "../caps.js";
-import { conflict, limitExceeded, notFound } from "../errors.js";
+import { conflict, limitExceeded, memoryBudgetExceeded, notFound } from "../errors.js";
 import type { Project } from "./project.js";
-import type { ProjectDocument } from "./project-document.js";
-import { exportProject } from "./state-export.js";
+import { COLLECTION_NAMES, type ProjectDocument } from "./project-document.js";
+import { sharedState } from "./state-export.js";
+import { storeCounts } from "./stores.js";
 
 /** A snapshot's name: a path segment anyone can type (`start`, `after-signup`, `v2.1`). */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -18,8 +20,49 @@ export interface Snapshot {
   readonly savedAt: number;
   /** The moment the project's clock showed then (ms since the epoch): a restore puts it back there. */
   readonly clockAt: number;
-  /** The project's whole state then, frozen: a restore builds the project from it without copying. */
+  /**
+   * The project's whole state then, frozen: its records are the project's own objects (shared, never copied, as
+   * records are never changed in place), and a restore builds the project from it without copying them.
+   */
   readonly document: ProjectDocument;
+}
+
+/**
+ * What a snapshot adds to the heap per record it holds: one slot of its arrays (8 bytes), with room for V8's
+ * headers. The records themselves are the project's: they cost only once the project replaces them.
+ */
+const SAVE_BYTES_PER_RECORD = 16;
+/**
+ * What a restore adds per record while the new project is built beside the one it replaces: its stores' maps and
+ * indexes (147 MiB measured for a million cards; docs/performance.md).
+ */
+const RESTORE_BYTES_PER_RECORD = 200;
+
+/** How many records a project holds, across its collections. */
+function recordCount(project: Project): number {
+  let count = 0;
+  for (const size of Object.values(storeCounts(project.stores))) count += size;
+  return count;
+}
+
+function documentRecords(document: ProjectDocument): number {
+  let count = 0;
+  for (const name of COLLECTION_NAMES) count += document[name].length;
+  return count;
+}
+
+/**
+ * Refuses a restore of `snapshot` past the server's memory budget (MiB) with 409 limit_exceeded, before anything
+ * is built: the project it builds stands beside the one it replaces until that one is collected.
+ */
+export function admitRestore(projectId: string, snapshot: Snapshot, budgetMb: number): void {
+  const over = overBudget(documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD, budgetMb);
+  if (over)
+    throw memoryBudgetExceeded(
+      `Restoring snapshot ${snapshot.name} of project ${projectId}`,
+      over,
+      CAP_VARIABLES.snapshotMemoryMb,
+    );
 }
 
 /** Told when a snapshot is saved or deleted: the state file logs both (src/persistence/change-log.ts). */
@@ -54,10 +97,14 @@ export class SnapshotShelf {
 
   /**
    * Saves the project's state under `name`. A name in use is 409 `conflict` unless `replace` (the snapshot then
-   * takes the old one's place in the list); a new name past `limit` is 409 `limit_exceeded`. Checked first, so a
-   * refusal changes nothing.
+   * takes the old one's place in the list); a new name past `limit` is 409 `limit_exceeded`, and so is a save the
+   * memory budget (`budgetMb`) does not admit. Checked first, so a refusal changes nothing.
    */
-  save(project: Project, name: string, options: { replace: boolean; limit: number; now: number }): Snapshot {
+  save(
+    project: Project,
+    name: string,
+    options: { replace: boolean; limit: number; now: number; budgetMb: number },
+  ): Snapshot {
     const shelf = this.#byProject.get(project.id) ?? new Map<string, Snapshot>();
     if (shelf.has(name) && !options.replace)
       throw conflict(
@@ -70,7 +117,14 @@ export class SnapshotShelf {
         options.limit,
         CAP_VARIABLES.snapshotsPerProject,
       );
-    const snapshot = makeSnapshot(name, options.now, project.clock.now(), exportProject(project));
+    const over = overBudget(recordCount(project) * SAVE_BYTES_PER_RECORD, options.budgetMb);
+    if (over)
+      throw memoryBudgetExceeded(
+        `Saving snapshot ${name} of project ${project.id}`,
+        over,
+        CAP_VARIABLES.snapshotMemoryMb,
+      );
+    const snapshot = makeSnapshot(name, options.now, project.clock.now(), sharedState(project));
     shelf.set(name, snapshot);
     this.#byProject.set(project.id, shelf);
     this.#watcher()?.snapshotSaved(project.id, snapshot);

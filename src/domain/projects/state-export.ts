@@ -1,3 +1,4 @@
+import { deepFreeze, freezeInSlices } from "../../platform/deep-freeze.js";
 import type { Project } from "./project.js";
 import type { CollectionName, ProjectDocument } from "./project-document.js";
 import { COLLECTION_NAMES } from "./project-document.js";
@@ -20,12 +21,32 @@ export function exportProject(project: Project): ProjectDocument {
  */
 export function projectState(project: Project): ProjectDocument {
   const collections = Object.fromEntries(
-    COLLECTION_NAMES.map((name) => [
-      name,
-      Array.from(collectionView(project, name).entries(), ([, record]) => record),
-    ]),
+    COLLECTION_NAMES.map((name) => [name, recordsOf(project, name)]),
   ) as { [K in CollectionName]: ProjectDocument[K] };
   return { project: projectHeader(project), ...collections };
+}
+
+/**
+ * The same document as `projectState`, to keep: a snapshot's. It shares the project's records, which are never
+ * changed in place (a write stores a new object), so it costs one reference per record, not a copy of each: at a
+ * million cards about 8 MB and under 15 ms instead of the project's size and seconds. Its arrays and header are
+ * frozen at once; the records the API wrote since the project was built are frozen in slices after it
+ * (freezeInSlices: a scan of a million records for them would take as long again as the copy), as a safety net
+ * against code that would change a record in place.
+ */
+export function sharedState(project: Project): ProjectDocument {
+  const collections = Object.fromEntries(
+    COLLECTION_NAMES.map((name) => [name, Object.freeze(recordsOf(project, name))]),
+  ) as { [K in CollectionName]: ProjectDocument[K] };
+  const document = Object.freeze({ project: deepFreeze(projectHeader(project)), ...collections });
+  freezeInSlices(COLLECTION_NAMES.map((name) => document[name] as readonly unknown[]));
+  return document;
+}
+
+/** A collection's records in order, as an array: the store's own values where its view has them (no pairs). */
+function recordsOf(project: Project, name: CollectionName): unknown[] {
+  const view = collectionView(project, name);
+  return view.values ? Array.from(view.values()) : Array.from(view.entries(), ([, record]) => record);
 }
 
 /**

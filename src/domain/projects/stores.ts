@@ -42,6 +42,7 @@ function recordView(store: StoredRecords): CollectionView {
     *entries(): Iterable<[string, unknown]> {
       for (const record of store.storedValues()) yield [record.id, record];
     },
+    values: () => store.storedValues(),
   };
 }
 
@@ -67,6 +68,13 @@ export function watchStores(
     const store: { watch(watcher: RecordWatcher | undefined): void } = stores[name];
     store.watch(watcher && ((key, deleted) => watcher(name, key, deleted)));
   }
+}
+
+/** How many records each store holds, by collection, in the list's order: what the control API's counts show. */
+export function storeCounts(stores: ProjectStores): Record<CollectionName, number> {
+  const counts = {} as Record<CollectionName, number>;
+  for (const { name } of COLLECTIONS) counts[name] = (stores[name] as { size: number }).size;
+  return counts;
 }
 
 /** A collection's records as the project document has them, one at a time. */

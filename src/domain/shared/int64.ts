@@ -35,6 +35,36 @@ function canonicalInt64(value: number | bigint): Int64 {
   return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
 }
 
+/*
+ * Arithmetic on 64-bit values, for whatever derives a figure from them (the dashboard's views: a card's progress
+ * towards a tier). Number(value) would round 9223372036854775806 to 9223372036854775808 before anything is
+ * written; `a - b` throws on a bigint beside a number. `<`, `<=` and `===` need nothing: JavaScript compares a
+ * bigint with a number (and with Infinity, an open-ended tier's end) exactly, and an Int64 kept as it is, never
+ * through Number(), is written as its digits by every answer (stringifyExact, docs/internals/exact-integers.md).
+ */
+
+/** Orders two values exactly, either form (and Infinity): for sort, where `a - b` would throw or round. */
+export function compareInt64(a: Int64, b: Int64): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The exact sum, in the one form an Int64 takes (a safe integer as a number, a bigint past it). */
+export function addInt64(a: Int64, b: Int64): Int64 {
+  if (typeof a === "number" && typeof b === "number" && Number.isSafeInteger(a + b)) return a + b;
+  return canonicalInt64(BigInt(a) + BigInt(b));
+}
+
+/**
+ * How far `value` has come from `from` towards `to`: 0 at `from`, 1 at `to`. Each difference is taken exactly and
+ * only their ratio is a double, so 9223372036854775806 one past 9223372036854775805 on the way to
+ * 9223372036854775807 is 0.5, where the doubles of all three (one and the same) would give NaN.
+ */
+export function fractionBetween(value: Int64, from: Int64, to: Int64): number {
+  if (typeof value === "number" && typeof from === "number" && typeof to === "number")
+    return (value - from) / (to - from);
+  return Number(BigInt(value) - BigInt(from)) / Number(BigInt(to) - BigInt(from));
+}
+
 /**
  * An integer from `minimum` to 2^63-1: a number, or a bigint where the JSON text held more than a double can. A
  * number past 2^53 (a library caller's) is taken as the exact value of that double, so 2^63 is refused as past

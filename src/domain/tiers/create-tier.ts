@@ -37,8 +37,8 @@ function overlapping(structure: TierStructure, range: PointsRange) {
 }
 
 /**
- * Creates a tier in a structure of the project. The checks run in FIDELITY.md's order (the body was validated at
- * the edge): unknown structure 404, unknown segment 404, tier limit 409, overlapping points range 403. Nothing is
+ * Creates a tier in a structure of the project. The checks run in the order of docs/reference/operations.md,
+ * "Creating a tier: the rules" (the body was validated at the edge): unknown structure 404, unknown segment 404, tier limit 409, overlapping points range 403. Nothing is
  * stored unless every check passes.
  */
 export function createTier(project: Project, structureId: string, body: CreateTierBody): Tier {

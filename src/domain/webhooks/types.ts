@@ -1,7 +1,7 @@
 /**
  * The notification types the operations cause, as the envelope's `type` writes them (webhook version
- * v2024-01-01; the vendor's `webhooks` map names each `EVENTS.<TYPE IN CAPITALS>`). docs/guide/webhooks.md, "What each
- * operation notifies", says which operation sends which, when, and in what order.
+ * v2024-01-01; the vendor's `webhooks` map names each `EVENTS.<TYPE IN CAPITALS>`).
+ * docs/guide/webhooks.md, "What each operation notifies", says which operation sends which, when, and in what order.
  */
 export const WEBHOOK_EVENT = {
   customerCreated: "customer.created",

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { freeObject } from "../../domain/shared/schema-parts.js";
+import { keyedObject } from "../../domain/shared/schema-parts.js";
 import { FAULT_ACTIONS, type FaultSpec, statusKey } from "../../emulation/faults/fault-rules.js";
 import { methodSchema, pathPatternSchema } from "../../emulation/path-pattern.js";
 
@@ -39,7 +39,7 @@ const FRAMING_HEADERS = new Set([
 ]);
 
 /** Extra headers of an `error` answer; refused here rather than failing as a 500 when the rule plays. */
-const faultHeaders = freeObject
+const faultHeaders = keyedObject
   .superRefine((headers, ctx) => {
     for (const [name, value] of Object.entries(headers)) {
       const issue = (message: string) => ctx.addIssue({ code: "custom", path: [name], message });

@@ -1,6 +1,7 @@
 import type { ApiKey } from "../../domain/auth/api-key.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import { storeCounts } from "../../domain/projects/stores.js";
 
 /**
  * The control API's answers. Lists follow the real service's list envelope (`object: "list"`, `data_ref` naming
@@ -43,11 +44,7 @@ export function projectView(project: Project) {
     settings: project.settings,
     api_keys: project.apiKeys.list().map((key) => key.app_id),
     counts: {
-      customers: project.customers.size,
-      vouchers: project.vouchers.size,
-      publications: project.publications.size,
-      events: project.events.size,
-      tokens: project.tokens.size,
+      ...storeCounts(project.stores),
       requests: project.journal.size,
       faults: project.faults.list().length,
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Project } from "../../domain/projects/project.js";
+import { COLLECTION_NAMES } from "../../domain/projects/project-document.js";
 import { SNAPSHOT_NAME, type Snapshot } from "../../domain/projects/snapshots.js";
 import { dateTime, deletedAnswer, listSchema, projectAnswer } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
@@ -29,8 +30,6 @@ export const saveSnapshotBody = z.strictObject({
     .describe("true: save over a snapshot of that name; otherwise a name in use is 409 conflict"),
 });
 
-const COUNTED = ["customers", "vouchers", "publications", "events", "tier_structures", "incentives"] as const;
-
 function snapshotView(projectId: string, snapshot: Snapshot) {
   const { document } = snapshot;
   return {
@@ -42,7 +41,7 @@ function snapshotView(projectId: string, snapshot: Snapshot) {
       now: new Date(snapshot.clockAt).toISOString(),
       frozen: document.project.clock.frozen_at !== undefined,
     },
-    counts: Object.fromEntries(COUNTED.map((c) => [c, document[c].length])),
+    counts: Object.fromEntries(COLLECTION_NAMES.map((c) => [c, document[c].length])),
   };
 }
 
@@ -86,6 +85,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
         replace: body.replace,
         limit: registry.defaults.caps.snapshotsPerProject,
         now: registry.clock.now(),
+        budgetMb: registry.defaults.caps.snapshotMemoryMb,
       });
       return snapshotView(project.id, snapshot);
     },

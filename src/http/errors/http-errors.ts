@@ -47,7 +47,7 @@ function either(words: readonly string[]): string {
 
 /**
  * The documented 405: `PUT is not supported by this endpoint. Did you mean GET or POST?` (errors.mdx), and like the
- * documentation's example without a `key` (FIDELITY.md gives its message and details only). HEAD is in the Allow
+ * documentation's example without a `key` (docs/fidelity.md, "Messages the documentation does not give"). HEAD is in the Allow
  * header, not in the hint: it is GET without the body.
  */
 export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {

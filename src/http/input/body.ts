@@ -115,7 +115,7 @@ function rereadExactly(req: Request, exact: ExactIntegers): void {
 
 /**
  * Form bodies for the token endpoint. The service answers another body type with 400 invalid_payload, not 415
- * (FIDELITY.md, "POST /v1/oauth/token").
+ * (docs/reference/operations.md, "Tokens and locations").
  */
 export function formBody(limit: number): RequestHandler[] {
   const bodyParser = express.urlencoded({

@@ -1,3 +1,6 @@
+import { stopReasonOf } from "../../platform/bounded-request.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
+import { type Call, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
 import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
 
 /**
@@ -18,38 +21,42 @@ export interface PlayOptions {
   speed: number;
   /** Told each step as it happens: its number (from 1) and a line saying what happened. */
   print(line: string, step: number): void;
-  /** Stops the play between steps (and during a pause). */
+  /** Stops the play where it is: between steps, in a pause or in a call. Its reason ends the failure's message. */
   signal?: AbortSignal;
+  /** The most bytes one answer may be, as sent and decoded (DEFAULT_MAX_ANSWER_BYTES unless given). */
+  maxAnswerBytes?: number;
+  /** How long one call may take, to its answer's last byte (platform/bounded-request.ts's default unless given). */
+  timeoutMs?: number;
 }
 
 export type PlayResult = { ok: true; steps: number } | { ok: false; step: number; message: string };
 
-/** What one step did, in words, or why it failed. */
-class StepFailed extends Error {}
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-const CALL_TIMEOUT_MS = 10_000;
-
-/** Plays every step in order; stops at the first that fails, naming it. */
+/** Plays every step in order; stops at the first that fails, or when the signal says so, naming the step. */
 export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayResult> {
   const player = new Player(options);
   const total = scenario.steps.length;
+  const { signal } = options;
   for (const [index, step] of scenario.steps.entries()) {
     const number = index + 1;
     const prefix = `${String(number).padStart(String(total).length)}/${total} ${step.type.padEnd(16)}`;
-    if (options.signal?.aborted) return { ok: false, step: number, message: "stopped" };
+    let done: string | undefined;
+    let failure: string | undefined;
     try {
-      const said = await player.play(step);
-      options.print(`${prefix} ${said}`, number);
+      if (!signal?.aborted) done = await player.play(step);
     } catch (error) {
-      const message = `step ${number} (${describe(step)}) failed: ${(error as Error).message}`;
+      failure = (error as Error).message;
+    }
+    // A step the signal cut short is stopped, not failed: its call or pause ended because the play was stopped.
+    const message = signal?.aborted
+      ? `step ${number} (${describe(step)}) stopped: ${stopReasonOf(signal)}`
+      : failure !== undefined
+        ? `step ${number} (${describe(step)}) failed: ${failure}`
+        : undefined;
+    if (message !== undefined) {
       options.print(`${prefix} ${message}`, number);
       return { ok: false, step: number, message };
     }
+    options.print(`${prefix} ${done}`, number);
   }
   return { ok: true, steps: total };
 }
@@ -74,10 +81,17 @@ function describe(step: Step): string {
 
 class Player {
   readonly #options: PlayOptions;
+  readonly #target: CallTarget;
   #token: string | undefined;
 
   constructor(options: PlayOptions) {
     this.#options = options;
+    this.#target = {
+      url: options.url,
+      maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    };
   }
 
   async play(step: Step): Promise<string> {
@@ -89,7 +103,7 @@ class Player {
         const who = step.customer.name
           ? `${step.customer.name} (${step.customer.source_id})`
           : step.customer.source_id;
-        return `${who} joined ${step.campaign}: card ${String(card.body.code)}`;
+        return `${who} joined ${step.campaign}: card ${said(textOf(card, "code"))}`;
       }
       case "event": {
         const { event, customer, metadata } = step;
@@ -106,7 +120,7 @@ class Player {
         );
         // The token's 900 s are on the project's clock: a new one for the next v2 call.
         this.#token = undefined;
-        return `+${step.advance}: the project's clock shows ${String(clock.body.now)}`;
+        return `+${step.advance}: the project's clock shows ${said(textOf(clock, "now"))}`;
       }
       case "tier": {
         const tier = await this.#call(
@@ -120,7 +134,7 @@ class Player {
             bearer: true,
           },
         );
-        return `${step.name} (${step.min_points}-${step.max_points} points) created in ${step.structure}: ${String(tier.body.id)}`;
+        return `${step.name} (${step.min_points}-${step.max_points} points) created in ${step.structure}: ${said(textOf(tier, "id"))}`;
       }
       case "delete_incentive":
         await this.#call("DELETE", `/v2/loyalties/incentives/${encodeURIComponent(step.incentive)}`, {
@@ -142,17 +156,17 @@ class Player {
     const answer = await this.#call("POST", "/v1/oauth/token", {
       form: { grant_type: "client_credentials", scope: "api" },
     });
-    this.#token = String(answer.body.access_token);
+    this.#token = textOf(answer, "access_token");
     return this.#token;
   }
 
   async #call(
-    method: "POST" | "DELETE",
+    method: Call["method"],
     path: string,
     how: { json?: unknown; form?: Record<string, string>; bearer?: boolean; control?: boolean },
-  ): Promise<Answer> {
-    const { keys, adminToken, url } = this.#options;
-    const headers: Record<string, string> = { "User-Agent": "loyalty-mock-play" };
+  ): Promise<JsonAnswer> {
+    const { keys, adminToken } = this.#options;
+    const headers: Record<string, string> = {};
     if (how.control) {
       if (adminToken !== undefined) headers["X-Mock-Admin-Token"] = adminToken;
     } else {
@@ -168,43 +182,8 @@ class Player {
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(how.json);
     }
-    let res: Response;
-    try {
-      res = await fetch(`${url}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined && { body }),
-        redirect: "manual",
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new StepFailed(`${method} ${path}: no answer (${failureOf(error)})`);
-    }
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text === "" ? {} : JSON.parse(text);
-    } catch {
-      parsed = {};
-    }
-    const answer = { status: res.status, body: (parsed ?? {}) as Record<string, unknown> };
-    if (res.status >= 400) {
-      const { key, details, message } = answer.body;
-      const why = [key, details ?? message].filter((part) => typeof part === "string").join(": ");
-      throw new StepFailed(`${method} ${path} answered ${res.status}${why ? ` ${why}` : ""}`);
-    }
-    return answer;
+    return callJson(this.#target, { method, path, headers, ...(body !== undefined && { body }) });
   }
-}
-
-/** fetch's failure by its cause's code (ECONNREFUSED), both addresses' when localhost was tried on two. */
-function failureOf(error: unknown): string {
-  if ((error as Error).name === "TimeoutError") return `no answer within ${CALL_TIMEOUT_MS / 1000} s`;
-  type Cause = { code?: string; errors?: Cause[]; message?: string };
-  const cause = (error as { cause?: Cause }).cause;
-  return (
-    cause?.code ?? cause?.errors?.find((one) => one.code)?.code ?? cause?.message ?? (error as Error).message
-  );
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

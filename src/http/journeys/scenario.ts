@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { metadata } from "../../domain/shared/schema-parts.js";
 import { describeProblem, parseDocument, parseJsonText } from "../../platform/documents.js";
 
 /**
@@ -21,7 +22,7 @@ const stepSchema = z.discriminatedUnion("type", [
       source_id: sourceId,
       name: z.string().min(1).max(200).optional(),
       email: z.string().min(1).max(200).optional(),
-      metadata: z.record(z.string(), z.unknown()).optional(),
+      metadata: metadata.optional(),
     }),
   }),
   z.strictObject({
@@ -29,7 +30,7 @@ const stepSchema = z.discriminatedUnion("type", [
     /** A custom event (POST /v1/events) by the customer of this source id. */
     event: z.string().min(1),
     customer: sourceId,
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: metadata.optional(),
   }),
   z.strictObject({
     type: z.literal("clock"),

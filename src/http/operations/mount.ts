@@ -25,8 +25,8 @@ const acceptsJson: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * Anything no route answers that is an operation of the real service: 501 not_emulated (FIDELITY.md, "Unknown
- * route"), with or without credentials, as a 404 would be. Used for other methods on the operations' paths
+ * Anything no route answers that is an operation of the real service: 501 not_emulated
+ * (docs/reference/operations.md, "Errors"), with or without credentials, as a 404 would be. Used for other methods on the operations' paths
  * (`GET /v1/loyalties/{campaignId}/members`) and after every route (the error handler's unknownRoute).
  */
 const realButNotEmulated: RequestHandler = (req, _res, next) => {

@@ -5,8 +5,8 @@ import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
  * The real service's public operations, as facts: each path template, then the methods it answers with the name of
  * each operation, from the vendor's public API reference (voucherifyio/voucherify-openapi,
  * reference/readonly-sdks/js/OpenAPI.json at commit 65c33a7a). A request for one of them that we do not emulate
- * is 501 not_emulated rather than a 404 an app would read as "that record does not exist" (FIDELITY.md, "Unknown
- * route"). Emulated operations never get here: their routes come first. test/api/not-emulated.test.ts holds this
+ * is 501 not_emulated rather than a 404 an app would read as "that record does not exist" (docs/reference/operations.md,
+ * "Errors"). Emulated operations never get here: their routes come first. test/api/not-emulated.test.ts holds this
  * table to the vendor's list in ../shared/contract. The Loyalty v2 beta's operations are facts of their own
  * (loyalty-v2-beta.ts), looked up the same way.
  */

@@ -126,7 +126,7 @@ const TABLE = {
     auth: auth(["api", "loyalties"], { v2: true }),
     body: "json",
     exactIntegers: true,
-    // The structure id is not checked for shape: any unknown id is the structure's 404 (FIDELITY order).
+    // The structure id is not checked for shape: any unknown id is the structure's 404 (the order of docs/reference/operations.md, "Creating a tier: the rules").
     input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
     run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
   }),
@@ -136,7 +136,7 @@ const TABLE = {
     path: "/v2/loyalties/incentives/{id}",
     auth: auth(["api", "loyalties"], { v2: true }),
     // The spec says DELETE has no body; one sent anyway is read like any JSON body (415 in another type) and
-    // otherwise ignored, as FIDELITY.md's "Wrong content type" rule asks of every operation.
+    // otherwise ignored, as docs/fidelity.md, "A body on DELETE", says of every operation.
     body: "json",
     // The id must match the contract's pattern before it is looked up (400, not 404).
     input: z.object({ params: z.object({ id: hexId("linc") }) }),

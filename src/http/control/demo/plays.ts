@@ -21,13 +21,19 @@ export interface PlayRecord {
 /** Plays kept per project: the newest few, enough for the page to show how the last ones went. */
 const KEPT = 10;
 
+/** Why a play still running ends when the server closes; its failure says so. */
+const CLOSING = "the server is closing";
+
 /**
  * The plays the control API started (the dashboard's Play button): each runs in the background, calling this very
  * server at the address the request that started it reached, through the public operations as `loyalty-mock play`
- * does, with the project's first active key. `changed` tells the live feed of each step.
+ * does, with the project's first active key. `changed` tells the live feed of each step. `stop()` (the server's
+ * close) ends them where they are, a pause or a call, so that none outlives the server or holds its process.
  */
 export class PlayBoard {
   readonly #plays = new Map<string, PlayRecord[]>();
+  readonly #stopping = new AbortController();
+  readonly #running = new Set<Promise<void>>();
   #next = 1;
 
   list(projectId: string): PlayRecord[] {
@@ -61,12 +67,13 @@ export class PlayBoard {
       record.failure = `project ${project.id} has no active API key to play with`;
       return record;
     }
-    void playScenario(play.scenario, {
+    const running = playScenario(play.scenario, {
       url: play.url,
       projectId: project.id,
       keys: { appId: key.app_id, appToken: key.app_token },
       adminToken: play.adminToken,
       speed: play.speed,
+      signal: this.#stopping.signal,
       print: (line, step) => {
         record.lines.push(line);
         record.played = step;
@@ -84,6 +91,31 @@ export class PlayBoard {
         changed();
       },
     );
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
     return record;
   }
+
+  /** Stops every running play, and any started after; resolves once each has ended and said so. */
+  async stop(): Promise<void> {
+    this.#stopping.abort(CLOSING);
+    await Promise.all(this.#running);
+  }
+}
+
+const boards = new WeakMap<object, PlayBoard>();
+
+/** Each registry's plays: the board lives as long as the server's registry, and no longer. */
+export function playsOf(registry: object): PlayBoard {
+  let board = boards.get(registry);
+  if (!board) {
+    board = new PlayBoard();
+    boards.set(registry, board);
+  }
+  return board;
+}
+
+/** The server's close: stops the registry's running plays, if it has any; resolves once they have ended. */
+export function stopPlays(registry: object): Promise<void> {
+  return boards.get(registry)?.stop() ?? Promise.resolve();
 }

@@ -8,7 +8,7 @@ import { type ControlRoute, row } from "../route-table.js";
 import { listOf } from "../shapes.js";
 import { activityOf } from "./activity.js";
 import { overviewOf, storyOf } from "./figures.js";
-import { PlayBoard } from "./plays.js";
+import { playsOf } from "./plays.js";
 
 const int = z.int();
 /**
@@ -65,7 +65,7 @@ const storyAnswer = z.strictObject({
           structure_name: z.string(),
           tier: z.string().nullable(),
           next_tier: z.string().nullable(),
-          next_at: int64(0).nullable().describe("The next tier's min_value, exactly as the tier holds it"),
+          next_at: int64(0).nullable().describe("The next tier's min_value, exact past 2^53 (int64)"),
           points: int,
           percent: int,
         }),
@@ -128,8 +128,6 @@ function ownUrl(req: Request): string {
   return `http://${host}:${localPort}`;
 }
 
-const boards = new WeakMap<object, PlayBoard>();
-
 /**
  * The dashboard's audience views (docs/guide/dashboard.md): the program at a glance, a customer's story, the
  * journal as sentences; and the shipped scenarios, played by the Play button through the public operations.
@@ -186,7 +184,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     tag: "demo",
     summary: "The scenarios played in the project from the control API, newest first (the last 10)",
     output: listSchema("plays", playAnswer),
-    handle: ({ deps, project }) => listOf("plays", boardOf(deps.registry).list(project.id)),
+    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project.id)),
   }),
   row({
     method: "post",
@@ -204,7 +202,7 @@ export const demoRoutes: readonly ControlRoute[] = [
       const found = shippedScenarios().find(({ name }) => name === body.scenario);
       if (!found) throw notFoundScenario(body.scenario);
       const { registry } = deps;
-      return boardOf(registry).start(
+      return playsOf(registry).start(
         project,
         {
           name: found.name,
@@ -218,16 +216,6 @@ export const demoRoutes: readonly ControlRoute[] = [
     },
   }),
 ];
-
-/** Each registry's plays: the board lives as long as the server's registry, and no longer. */
-function boardOf(registry: object): PlayBoard {
-  let board = boards.get(registry);
-  if (!board) {
-    board = new PlayBoard();
-    boards.set(registry, board);
-  }
-  return board;
-}
 
 function notFoundScenario(name: string) {
   return apiError("not_found", {

@@ -2,19 +2,23 @@ import type { IncomingMessage } from "node:http";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /**
- * An answer's body read with bounds: a hostile or broken target may send an endless stream, a 100 MB answer or a
- * small gzip that inflates to gigabytes. The bytes as sent and as decoded are each capped (`--max-answer-bytes`,
- * 8 MiB by default: the service's largest answer in the scenario is a few KiB), and JSON is checked for its nesting
- * before it is parsed, so nothing downstream walks deeper than MAX_ANSWER_DEPTH.
+ * An answer's body read with bounds, for the commands that call a server they do not trust (verify's target, the
+ * server play plays on): a hostile or broken one may send an endless stream, a 100 MB answer or a small gzip that
+ * inflates to gigabytes. The bytes as sent and as decoded are each capped (`--max-answer-bytes`, 8 MiB by default:
+ * the service's largest answer to either is a few KiB), and JSON is checked for its nesting before it is parsed,
+ * so nothing downstream walks deeper than MAX_ANSWER_DEPTH.
  */
 export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** The most `--max-answer-bytes` may be: well under the longest string V8 makes. */
 export const MOST_ANSWER_BYTES = 256 * 1024 * 1024;
 export const MAX_ANSWER_DEPTH = 64;
 
-/** The target cannot be used for the run (an answer too large, too deep, undecodable, a token no header can carry). */
-export class TargetUnusable extends Error {
-  override name = "TargetUnusable";
+/**
+ * The exchange failed, or its answer cannot be used (too large, undecodable, cut off): the message says which, in
+ * words naming the request and who reads it.
+ */
+export class ExchangeFailed extends Error {
+  override name = "ExchangeFailed";
 }
 
 const DECODERS: ReadonlyMap<string, () => NodeJS.ReadWriteStream> = new Map([
@@ -24,15 +28,23 @@ const DECODERS: ReadonlyMap<string, () => NodeJS.ReadWriteStream> = new Map([
   ["br", createBrotliDecompress],
 ]);
 
-/** `what`: the request in words (`POST /v1/oauth/token`), for the reasons given. */
-export function readBody(res: IncomingMessage, what: string, maxBytes: number): Promise<Buffer> {
+/**
+ * `what`: the request in words (`POST /v1/oauth/token`), and `reader` the command reading it (`verify`), for the
+ * reasons given.
+ */
+export function readBody(
+  res: IncomingMessage,
+  what: string,
+  maxBytes: number,
+  reader: string,
+): Promise<Buffer> {
   const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   const makeDecoder = DECODERS.get(encoding);
   if (makeDecoder === undefined && encoding !== "identity" && encoding !== "") {
     res.destroy();
     return Promise.reject(
-      new TargetUnusable(
-        `the answer to ${what} is encoded as ${JSON.stringify(encoding)}, which verify cannot read`,
+      new ExchangeFailed(
+        `the answer to ${what} is encoded as ${JSON.stringify(encoding)}, which ${reader} cannot read`,
       ),
     );
   }
@@ -47,10 +59,10 @@ export function readBody(res: IncomingMessage, what: string, maxBytes: number): 
       res.destroy();
       decoder?.removeAllListeners("data");
       (decoder as { destroy?: () => void } | undefined)?.destroy?.();
-      reject(new TargetUnusable(reason));
+      reject(new ExchangeFailed(reason));
     };
     const tooLarge = (how: string) =>
-      `the answer to ${what} ${how} more than ${maxBytes} bytes (--max-answer-bytes): verify reads no further`;
+      `the answer to ${what} ${how} more than ${maxBytes} bytes (--max-answer-bytes): ${reader} reads no further`;
     const take = (chunk: Buffer) => {
       decoded += chunk.length;
       if (decoded > maxBytes) return fail(tooLarge(decoder ? "decodes to" : "is"));
@@ -78,6 +90,14 @@ export function readBody(res: IncomingMessage, what: string, maxBytes: number): 
       res.on("end", () => decoder.end());
     } else res.on("end", done);
   });
+}
+
+/** Refuses a JSON text nested deeper than MAX_ANSWER_DEPTH before anything parses or walks it. */
+export function checkDepth(text: string, what: string, reader: string): void {
+  if (nestedDeeper(text, MAX_ANSWER_DEPTH))
+    throw new ExchangeFailed(
+      `the answer to ${what} nests deeper than ${MAX_ANSWER_DEPTH} levels: ${reader} does not read it`,
+    );
 }
 
 /** Whether a JSON text nests arrays and objects deeper than `limit`; read without recursion, strings skipped. */
