@@ -1,11 +1,12 @@
 import type { Project } from "../../src/domain/projects/project.js";
-import type { Int64 } from "../../src/domain/shared/int64.js";
+import { fractionBetween, type Int64 } from "../../src/domain/shared/int64.js";
 import { type EarnedBy, sentenceOf } from "../../src/http/control/demo/activity.js";
 
 /**
  * The audience views recomputed from scratch, from every record of the project, as 0.10.0 computed them
  * (src/http/control/demo/figures.ts at 0a9e18b), with issue 44's two fixes: no spread over the earnings (which
- * overflowed the stack) and exact integers (`next_at` as the tier holds it, sums past 2^53 as bigints). The
+ * overflowed the stack) and exact integers (`next_at` as the tier holds it, its percentage from exact differences
+ * (fractionBetween), sums past 2^53 as bigints). The
  * incremental figures must answer exactly this after any sequence of writes (test/control/views-figures.test.ts).
  */
 
@@ -125,11 +126,13 @@ function progressIn(structure: Structure, points: number) {
     .sort((a, b) => (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0));
   const current = ranges.filter((r) => r.low <= points && points < r.end).at(-1);
   const next = ranges.find((r) => r.low > points);
-  const from = current?.low ?? 0;
   const percent =
     next === undefined
       ? 100
-      : Math.max(0, Math.min(100, Math.floor(((points - from) / (next.low - from)) * 100)));
+      : Math.max(
+          0,
+          Math.min(100, Math.floor(fractionBetween(points, current?.exact ?? 0, next.exact) * 100)),
+        );
   return {
     structure_id: structure.id,
     structure_name: structure.name,

@@ -1,7 +1,6 @@
 import type { RecordedEvent } from "../events/event.js";
-import type { Int64 } from "../shared/int64.js";
+import { addInt64, type Int64, subtractInt64 } from "../shared/int64.js";
 import type { VoucherInput } from "../vouchers/voucher.js";
-import { addExact, negate } from "./exact-sum.js";
 import { type ReadonlyTally, SortedTally } from "./sorted-tally.js";
 
 /** A member of the program: a loyalty card someone holds. */
@@ -90,8 +89,8 @@ export class MemberFigures {
     const points = pointsOf(card);
     const balance = balanceOf(card);
     this.members += sign;
-    this.pointsIssued = addExact(this.pointsIssued, sign === 1 ? points : negate(points));
-    this.balanceOutstanding = addExact(this.balanceOutstanding, sign === 1 ? balance : negate(balance));
+    this.pointsIssued = (sign === 1 ? addInt64 : subtractInt64)(this.pointsIssued, points);
+    this.balanceOutstanding = (sign === 1 ? addInt64 : subtractInt64)(this.balanceOutstanding, balance);
     this.#points.add(points, sign, 0);
   }
 
@@ -103,7 +102,7 @@ export class MemberFigures {
     for (const earning of event.earned) {
       if (onlyCard !== undefined ? earning.voucher_id !== onlyCard : !this.#isMember(earning.voucher_id))
         continue;
-      this.#earnings.add(at, sign, sign === 1 ? earning.points : negate(earning.points));
+      this.#earnings.add(at, sign, sign === 1 ? earning.points : subtractInt64(0, earning.points));
     }
   }
 }

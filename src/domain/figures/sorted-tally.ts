@@ -1,5 +1,4 @@
-import type { Int64 } from "../shared/int64.js";
-import { addExact } from "./exact-sum.js";
+import { addInt64, type Int64 } from "../shared/int64.js";
 
 /** What the views read of a tally: how much lies below a key, and the smallest key. */
 export interface ReadonlyTally {
@@ -26,7 +25,7 @@ const MAX_KEYS = 1024;
  * that what lies below any key is read without visiting every key: the keys sit in chunks of at most MAX_KEYS, each
  * with its totals, so a query adds up whole chunks and reads one partly, and an insertion shifts one chunk. A key
  * whose count falls to 0 leaves. Keys that come in ascending order, as times do on a clock that moves forward, go to
- * the last chunk without a search. Sums are exact at any size (exact-sum.ts).
+ * the last chunk without a search. Sums are exact at any size (addInt64, shared/int64.ts).
  */
 export class SortedTally implements ReadonlyTally {
   readonly #chunks: Chunk[] = [];
@@ -53,10 +52,10 @@ export class SortedTally implements ReadonlyTally {
       chunk.sums.splice(i, 1);
     } else {
       chunk.counts[i] = (chunk.counts[i] as number) + count;
-      chunk.sums[i] = addExact(chunk.sums[i] as Int64, sum);
+      chunk.sums[i] = addInt64(chunk.sums[i] as Int64, sum);
     }
     chunk.count += count;
-    chunk.sum = addExact(chunk.sum, sum);
+    chunk.sum = addInt64(chunk.sum, sum);
     if (chunk.keys.length === 0) chunks.splice(c, 1);
     else if (chunk.keys.length > MAX_KEYS) chunks.splice(c + 1, 0, splitOff(chunk));
     else if (count < 0) this.#mergeSmall(c);
@@ -70,14 +69,14 @@ export class SortedTally implements ReadonlyTally {
       const last = keys[keys.length - 1] as number;
       if (last < key || (inclusive && last === key)) {
         count += chunk.count;
-        sum = addExact(sum, chunk.sum);
+        sum = addInt64(sum, chunk.sum);
         continue;
       }
       for (let i = 0; i < keys.length; i++) {
         const at = keys[i] as number;
         if (at > key || (at === key && !inclusive)) break;
         count += chunk.counts[i] as number;
-        sum = addExact(sum, chunk.sums[i] as Int64);
+        sum = addInt64(sum, chunk.sums[i] as Int64);
       }
       break;
     }
@@ -103,7 +102,7 @@ export class SortedTally implements ReadonlyTally {
       lower.counts = lower.counts.concat(upper.counts);
       lower.sums = lower.sums.concat(upper.sums);
       lower.count += upper.count;
-      lower.sum = addExact(lower.sum, upper.sum);
+      lower.sum = addInt64(lower.sum, upper.sum);
       chunks.splice(at + 1, 1);
       return;
     }
@@ -149,7 +148,7 @@ function splitOff(chunk: Chunk): Chunk {
     part.sum = 0;
     for (let i = 0; i < part.keys.length; i++) {
       part.count += part.counts[i] as number;
-      part.sum = addExact(part.sum, part.sums[i] as Int64);
+      part.sum = addInt64(part.sum, part.sums[i] as Int64);
     }
   }
   return upper;

@@ -54,6 +54,12 @@ export function addInt64(a: Int64, b: Int64): Int64 {
   return canonicalInt64(BigInt(a) + BigInt(b));
 }
 
+/** The exact difference, in the same one form (a card's points taken off a sum when the card leaves it). */
+export function subtractInt64(a: Int64, b: Int64): Int64 {
+  if (typeof a === "number" && typeof b === "number" && Number.isSafeInteger(a - b)) return a - b || 0;
+  return canonicalInt64(BigInt(a) - BigInt(b));
+}
+
 /**
  * How far `value` has come from `from` towards `to`: 0 at `from`, 1 at `to`. Each difference is taken exactly and
  * only their ratio is a double, so 9223372036854775806 one past 9223372036854775805 on the way to

@@ -1,6 +1,5 @@
-import { addExact } from "../../../domain/figures/exact-sum.js";
 import type { Project } from "../../../domain/projects/project.js";
-import type { Int64 } from "../../../domain/shared/int64.js";
+import { addInt64, type Int64 } from "../../../domain/shared/int64.js";
 
 /**
  * The request journal told as a story: each operation a sentence naming people and things by name ("Alice Nowak
@@ -51,7 +50,7 @@ export type EarnedBy = (project: Project, customerId: string, type: string, at: 
 const earnedNearest: EarnedBy = (project, customerId, type, at) => {
   const event = project.figures.nearestEvent(customerId, type, at);
   let points: Int64 = 0;
-  for (const earning of event?.earned ?? []) points = addExact(points, earning.points);
+  for (const earning of event?.earned ?? []) points = addInt64(points, earning.points);
   return points;
 };
 

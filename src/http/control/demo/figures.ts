@@ -1,7 +1,12 @@
-import { addExact, negate } from "../../../domain/figures/exact-sum.js";
 import { type ReadonlyTally, SortedTally } from "../../../domain/figures/sorted-tally.js";
 import type { Project } from "../../../domain/projects/project.js";
-import type { Int64 } from "../../../domain/shared/int64.js";
+import {
+  addInt64,
+  compareInt64,
+  fractionBetween,
+  type Int64,
+  subtractInt64,
+} from "../../../domain/shared/int64.js";
 import { timelineOf } from "./timeline.js";
 
 /**
@@ -29,7 +34,6 @@ function rangeOf(tier: Tier): [number, number] | undefined {
 
 const pointsOf = (card: Card) => Number(card.loyalty_card?.points ?? 0);
 const balanceOf = (card: Card) => Number(card.loyalty_card?.balance ?? 0);
-const minus = (a: Int64, b: Int64) => addExact(a, negate(b));
 
 /**
  * The buckets of a series ending at the project's `now`: hours when what it shows spans two days or less, days
@@ -53,13 +57,13 @@ function series(earnings: ReadonlyTally, totalNow: Int64, now: number) {
   const { size, starts } = bucketsFor(oldest !== undefined && oldest <= now ? oldest : now, now);
   const upTo = (at: number, inclusive: boolean) => earnings.below(at, inclusive).sum;
   let before = upTo(starts[0] ?? now, false);
-  let total = minus(totalNow, minus(upTo(now, true), before));
+  let total = subtractInt64(totalNow, subtractInt64(upTo(now, true), before));
   return starts.map((start) => {
     const end = start + size;
     const upToEnd = end > now ? upTo(now, true) : upTo(end, false);
-    const earned = minus(upToEnd, before);
+    const earned = subtractInt64(upToEnd, before);
     before = upToEnd;
-    total = addExact(total, earned);
+    total = addInt64(total, earned);
     return { at: new Date(start).toISOString(), earned, total };
   });
 }
@@ -121,14 +125,14 @@ function progressIn(structure: Structure, points: number) {
       const exact = (tier.qualification_rules as PointsRules).min_value ?? 0;
       return range ? [{ tier, low: range[0], end: range[1], exact }] : [];
     })
-    .sort((a, b) => (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0));
+    .sort((a, b) => compareInt64(a.exact, b.exact));
   const current = ranges.filter((r) => r.low <= points && points < r.end).at(-1);
   const next = ranges.find((r) => r.low > points);
-  const from = current?.low ?? 0;
+  const from = current?.exact ?? 0;
   const percent =
     next === undefined
       ? 100
-      : Math.max(0, Math.min(100, Math.floor(((points - from) / (next.low - from)) * 100)));
+      : Math.max(0, Math.min(100, Math.floor(fractionBetween(points, from, next.exact) * 100)));
   return {
     structure_id: structure.id,
     structure_name: structure.name,
