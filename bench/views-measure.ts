@@ -118,6 +118,7 @@ export async function blocking(
   calls: number,
   path: (i: number) => string,
   loopFile: string,
+  method = "GET",
 ): Promise<Blocking> {
   await loopDelay(target, loopFile);
   let running = true;
@@ -137,7 +138,7 @@ export async function blocking(
     }
   })();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  for (let i = 0; i < calls; i++) await call(target, "GET", path(i));
+  for (let i = 0; i < calls; i++) await call(target, method, path(i));
   running = false;
   await loop;
   const loopMaxMs = await loopDelay(target, loopFile);

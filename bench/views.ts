@@ -17,7 +17,8 @@ import { type Blocking, blocking, call, cost, pool, type ViewCost } from "./view
  * (bench/members-fixtures.ts). This tree and `--baseline` (main by default) are each started on it, alternately,
  * `--starts` times (start to first answer, its CPU, resident memory: the figures are built at the start); on the
  * last start each sends `--journal` events (the activity's sentences), then measures each view and the dashboard's
- * other reads: server CPU per call with nothing else sent, then the slowest GET location answered while they ran.
+ * other reads: server CPU per call with nothing else sent, then the slowest GET location answered while they ran;
+ * last, a reset, which builds the project (and its figures) again.
  */
 const { values } = parseArgs({
   options: {
@@ -46,6 +47,7 @@ const READS: [string, (i: number) => string][] = [
   ["webhooks/deliveries?limit=50", () => "/__mock/projects/bench/webhooks/deliveries?limit=50"],
 ];
 const VIEWS = 3;
+const RESET = "POST reset (the project built again)";
 
 interface VariantResult {
   name: string;
@@ -120,7 +122,7 @@ function print(results: VariantResult[]): void {
     "\n| Call | Variant | server CPU per call | wall (median) | answer | slowest GET meanwhile | longest loop delay |",
   );
   out("|---|---|---:|---:|---:|---:|---:|");
-  for (const [i, [view]] of READS.entries())
+  for (const [i, view] of [...READS.map(([name]) => name), RESET].entries())
     for (const r of results) {
       const c = r.costs[i];
       const b = r.blocking[i];
