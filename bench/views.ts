@@ -103,6 +103,11 @@ async function run(name: string, script: string, fixtures: string, dir: string, 
     }
     for (const [view, path] of READS)
       blocks.push(await blocking(server, view, Math.min(3, measure), path, loopFile));
+    // A reset builds the project again from its million-card fixtures, figures included: once to cost it, once
+    // beside the GET loop.
+    const reset = () => "/__mock/projects/bench/reset";
+    costs.push(await cost(server, RESET, 1, reset, "POST"));
+    blocks.push(await blocking(server, RESET, 1, reset, loopFile, "POST"));
   } finally {
     await server.stop();
   }
