@@ -138,6 +138,9 @@ export const demoRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/overview",
     tag: "demo",
     summary: "The program at a glance: members, points, points over the project's clock, tier distribution",
+    description:
+      "Read from figures the project keeps up to date as its records change, not from a pass over its cards: " +
+      "the cost does not grow with cards nobody holds. Sums of points are exact past 2^53 (int64).",
     output: overviewAnswer,
     handle: ({ project }) => overviewOf(project),
   }),
@@ -146,6 +149,9 @@ export const demoRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/customers/{customerId}/story",
     tag: "demo",
     summary: "One customer's cards, progress towards the next tier, balance over time and timeline",
+    description:
+      "Read from the customer's own cards, publications and events, which the project keeps by customer, and " +
+      "the outbox: the cost grows with her history, not with the project. 404 for an unknown customer.",
     output: storyAnswer,
     handle: ({ params, project }) => storyOf(project, String(params.customerId)),
   }),
@@ -154,6 +160,9 @@ export const demoRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/activity",
     tag: "demo",
     summary: "The newest requests as sentences naming people and things, newest first",
+    description:
+      "An event's points are those of the customer's recorded event of that type nearest the request in time, " +
+      "found in her events of that type, not in every event.",
     query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(50) }),
     queryHelp: { limit: "At most this many (default 50)" },
     output: activityAnswer,
