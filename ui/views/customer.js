@@ -5,6 +5,11 @@ import { frame, h, show, submitted } from "../dom.js";
 
 /** How many customers the picker offers; past it, type a source id or email and press Show. */
 const PICKABLE = 1000;
+/**
+ * The newest timeline entries shown: a customer with 150,000 events has 300,000, which the page would spread into
+ * one call's arguments (past the stack) and no audience would read.
+ */
+const TIMELINE_SHOWN = 500;
 
 /**
  * One customer, for an audience: her loyalty card as a card (code, program, points, balance), her progress towards
@@ -173,15 +178,24 @@ export function customerPanel(section, context, visible) {
       h(
         "ol",
         { className: "timeline" },
-        ...story.timeline.map((/** @type {{ at: string, kind: string, text: string }} */ entry) =>
-          h(
-            "li",
-            { className: entry.kind },
-            h("time", { dateTime: entry.at }, entry.at.slice(0, 16).replace("T", " ")),
-            " ",
-            entry.text,
+        ...story.timeline
+          .slice(0, TIMELINE_SHOWN)
+          .map((/** @type {{ at: string, kind: string, text: string }} */ entry) =>
+            h(
+              "li",
+              { className: entry.kind },
+              h("time", { dateTime: entry.at }, entry.at.slice(0, 16).replace("T", " ")),
+              " ",
+              entry.text,
+            ),
           ),
-        ),
+        story.timeline.length > TIMELINE_SHOWN
+          ? h(
+              "li",
+              { className: "muted" },
+              `and ${(story.timeline.length - TIMELINE_SHOWN).toLocaleString("en")} earlier`,
+            )
+          : null,
       ),
     );
   }
