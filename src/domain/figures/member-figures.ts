@@ -69,6 +69,15 @@ export class MemberFigures {
     this.#tallyEarnings(next, 1);
   }
 
+  /**
+   * An event of the store the figures are built from, listed under its cards without counting its points: the
+   * build lists every event first, then counts each member card's (cardChanged), so it never asks the card store
+   * whether a card is a member's, a lookup among a million cards for each event.
+   */
+  seedEvent(event: RecordedEvent): void {
+    if (event.earned.length > 0) forEachCard(event, (cardId) => this.#list(cardId, event));
+  }
+
   #list(cardId: string, event: RecordedEvent): void {
     const events = this.#earningEvents.get(cardId);
     if (events === undefined) this.#earningEvents.set(cardId, event);

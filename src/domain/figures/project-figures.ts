@@ -46,9 +46,13 @@ export class ProjectFigures {
       (event) => event.customer_id,
       () => events.storedValues(),
     );
-    for (const card of vouchers.heldRecords()) this.#cardChanged(undefined, card);
     for (const publication of publications.storedValues()) this.#publications.change(undefined, publication);
-    for (const event of events.storedValues()) this.#eventChanged(undefined, event);
+    for (const event of events.storedValues()) {
+      this.program.seedEvent(event);
+      this.#events.change(undefined, event);
+    }
+    // Each member card counts the earnings of the events listed under it as it joins (MemberFigures.seedEvent).
+    for (const card of vouchers.heldRecords()) this.#cardChanged(undefined, card);
     vouchers.observe((previous, next) => this.#cardChanged(previous, next));
     publications.observe((previous, next) => this.#publications.change(previous, next));
     events.observe((previous, next) => this.#eventChanged(previous, next));
