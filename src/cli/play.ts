@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { PLAY_VARIABLES } from "../config/other-variables.js";
 import { SETTINGS } from "../config/settings.js";
 import { variableOf } from "../config/settings-table.js";
 import { CallFailed, type CallTarget } from "../http/journeys/calls.js";
@@ -14,7 +15,7 @@ import { UsageError } from "./usage-error.js";
 /**
  * `loyalty-mock play <scenario>`: a customer's story played through the public operations of a running server,
  * each step printed as it happens. The key pair is the project's, as an application has it: from the flags, the
- * variables below, or else the project's first active key, read from the control API.
+ * variables of config/other-variables.ts, or else the project's first active key, read from the control API.
  */
 export interface PlayCommand {
   command: "play";
@@ -30,10 +31,7 @@ export interface PlayCommand {
   maxAnswerBytes?: number;
 }
 
-const PLAY_ENV = {
-  appId: "LOYALTY_MOCK_PLAY_APP_ID",
-  appToken: "LOYALTY_MOCK_PLAY_APP_TOKEN",
-} as const;
+const PLAY_ENV = PLAY_VARIABLES;
 
 export const PLAY: Command = {
   name: "play",
