@@ -103,6 +103,11 @@ function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
     return max === undefined || max >= Number.MAX_SAFE_INTEGER
       ? `a whole number, ${min} or more`
       : `a whole number from ${min} to ${max}`;
+  // zod's own words ("Too big: expected string to have <=200 characters") would follow "expected" badly.
+  const { minLength: least = 0, maxLength: most } = schema;
+  if (schema.type === "string" && most !== undefined) return `a text of ${least} to ${most} characters`;
+  if (schema.type === "string" && least > 0)
+    return `a text of at least ${least} character${least === 1 ? "" : "s"}`;
   return issue.message;
 }
 
