@@ -36,7 +36,7 @@ const PLAY_ENV = PLAY_VARIABLES;
 export const PLAY: Command = {
   name: "play",
   usage: [
-    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>] [--max-answer-bytes <n>]",
+    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>] [--admin-token <token>] [--max-answer-bytes <n>]",
   ],
   about:
     "Plays a scenario (JSON with a steps array: join, event, clock, tier, delete_incentive, pause) through the\n" +
