@@ -1,8 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../src/http/control/table.js";
 import { OPERATIONS } from "../../src/http/operations/table.js";
 import { type RunningServer, startServer } from "../../src/index.js";
 import { blocksOf } from "../helpers/doc-blocks.js";
+import { ROOT } from "../helpers/process.js";
 
 /**
  * The quickstarts for other languages (docs/guide/python.md, java.md, go.md), checked for what they call: every
@@ -98,6 +101,15 @@ describe("the quickstarts call what exists", () => {
       expect(fields.filter((name) => !answered.has(name))).toEqual([]);
     });
   }
+
+  it("docs/guide/python.md, 1. Install: says where the tarball it installs comes from (issue 47)", () => {
+    const install = /\n## 1\. Install\n([\s\S]*?)\n## /.exec(
+      readFileSync(join(ROOT, "docs/guide/python.md"), "utf8"),
+    )?.[1];
+    const tarball = /npm install --save-dev \.\/(loyalty-mock-[\d.]+\.tgz)/.exec(install ?? "")?.[1];
+    expect(tarball).toBeDefined();
+    expect(install).toMatch(new RegExp(`\`npm pack\` in a clone of loyalty-mock writes\\s+\`${tarball}\``));
+  });
 
   it("docs/guide/go.md, 2. `loyalty_test.go` and 3. Run it: every block is Go in package app, or its run lines", () => {
     const blocks = blocksOf("docs/guide/go.md");
