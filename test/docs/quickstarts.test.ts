@@ -106,11 +106,16 @@ describe("the quickstarts call what exists", () => {
     const docker = readFileSync(join(ROOT, "docs/guide/docker.md"), "utf8");
     for (const page of PAGES) {
       const text = readFileSync(join(ROOT, page), "utf8");
-      const run = [...text.matchAll(/(?:-DloyaltyMock\.image=|LOYALTY_IMAGE=|--loyalty-mock-image )([\w./:-]+)/g)];
+      const run = [
+        ...text.matchAll(/(?:-DloyaltyMock\.image=|LOYALTY_IMAGE=|--loyalty-mock-image )([\w./:-]+)/g),
+      ];
       const built = [...`${text}\n${docker}`.matchAll(/docker build (?:[^`\n]* )?-t ([\w./:-]+)/g)];
       expect(run.length, page).toBeGreaterThan(0);
       const names = new Set(built.map((match) => match[1]));
-      expect(run.map((match) => match[1]).filter((image) => !names.has(image)), page).toEqual([]);
+      expect(
+        run.map((match) => match[1]).filter((image) => !names.has(image)),
+        page,
+      ).toEqual([]);
     }
   });
 
