@@ -321,6 +321,11 @@ describe("what issue 34 found wrong on 0.8.0", () => {
   it("the performance page says the load average of a run, not who else used the machine", () => {
     const performance = read("docs/performance.md");
     expect(performance).not.toMatch(/another session|other sessions|nothing else running|someone else/);
+    // Issue 47: "one session", "this session", "a second session" say nothing to a reader; a date and the machine do.
+    expect(performance).not.toMatch(/\b(one|this|that|a second|the same) session\b/i);
+    expect(performance).toMatch(
+      /\nThe project's 2-core VM, where every figure on this page was measured[^.]*Debian/,
+    );
     expect(performance).not.toMatch(/the README's [a-z ]*targets/);
   });
 
