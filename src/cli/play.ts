@@ -40,7 +40,8 @@ export const PLAY: Command = {
   ],
   about:
     "Plays a scenario (JSON with a steps array: join, event, clock, tier, delete_incentive, pause) through the\n" +
-    "public operations of a running server, printing each step as it happens. A name instead of a file plays one\n" +
+    "public operations of a running server, printing each step as it happens (after a join or an event, the card's\n" +
+    "points and any tier it moved into, from the control API). A name instead of a file plays one\n" +
     `of the scenarios shipped in the package: ${shippedScenarios()
       .map(({ name }) => name)
       .join(", ")}.`,
