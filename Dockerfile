@@ -32,9 +32,11 @@ LABEL org.opencontainers.image.title="loyalty-mock" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="MIT"
 # A user of its own rather than the official image's `node`, so the same file builds on any Debian-based Node
-# image; /data is where LOYALTY_MOCK_STATE_FILE is meant to point, writable by that user only.
+# image; /data is where LOYALTY_MOCK_STATE_FILE is meant to point, writable by that user only. A system account
+# (no password ageing, no lastlog entry), with a uid above any a host's own users are likely to have: useradd's
+# system range ends at 999, so this one call widens it rather than warn on every build.
 RUN groupadd --system --gid 10001 loyalty \
-    && useradd --system --uid 10001 --gid loyalty --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin loyalty \
+    && useradd --system -K SYS_UID_MAX=10001 --uid 10001 --gid loyalty --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin loyalty \
     && mkdir /data && chown loyalty:loyalty /data && chmod 700 /data
 WORKDIR /app
 COPY --from=build /src/package.json ./

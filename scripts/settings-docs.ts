@@ -135,7 +135,9 @@ Before 0.5.0 the variables had no prefix (\`PORT\`, \`LOG_LEVEL\`, and \`MOCK_AD
 \`LOYALTY_MOCK_ADMIN_TOKEN\`). 0.5 and 0.6 still read an old name when the new one was unset, with a warning; since
 0.7.0 they configure nothing, so an application's own \`PORT\` or \`LOG_LEVEL\` never reaches the mock. Rename each
 to its \`LOYALTY_MOCK_\` name. A \`LOYALTY_MOCK_\` variable that is no setting (a typo) is warned of the same way
-(\`loyalty-mock: warning: LOYALTY_MOCK_PROT is not a setting; ignored\`).
+(\`loyalty-mock: warning: LOYALTY_MOCK_PROT is not a setting; ignored\`); those that \`verify\` and \`play\` read
+(their key pairs) and the Docker guide's compose file reads (\`LOYALTY_MOCK_IMAGE\`, \`LOYALTY_MOCK_HOST_PORT\`) are
+not, nor \`LOYALTY_MOCK_REQUIRE_CONTRACT\`, which the project's own CI sets.
 `;
 
 /** The whole page, as the script writes it. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { SETTINGS } from "../config/settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
 import { OPERATION_COUNT } from "../http/operations/table.js";
-import { type Command, type Flag, HELP, helpOf as helpText, parseFlags } from "./flags.js";
+import { type Command, type Flag, HELP, helpOf as helpText, nearestName, parseCommand } from "./flags.js";
 import { PLAY, type PlayCommand, parsePlay } from "./play.js";
 import { UsageError } from "./usage-error.js";
 import { parseVerify, VERIFY, type VerifyCommand } from "./verify/command.js";
@@ -91,23 +91,42 @@ function refuseEnvFile(args: readonly string[]): void {
   );
 }
 
+/** Each command by the word typed first to run it (`webhooks listen` is two words; its parser reads the second). */
+const COMMANDS: Record<string, (args: readonly string[]) => CommandLine> = {
+  wait: parseWait,
+  webhooks: parseListen,
+  verify: parseVerify,
+  play: parsePlay,
+};
+
+/**
+ * A first word that is no flag and close to a command's (`paly`) is that command mistyped, said as a mistyped
+ * flag is; any other word is left to the parser, which refuses it as an argument the server does not take.
+ */
+function refuseMistypedCommand(first: string | undefined): void {
+  if (first === undefined || first.startsWith("-")) return;
+  const meant = nearestName(Object.keys(COMMANDS), first);
+  if (meant !== undefined) throw new UsageError(`Unknown command '${first}'; did you mean ${meant}?`);
+}
+
 export function parseCommandLine(args: readonly string[]): CommandLine {
-  if (args[0] === "wait") return parseWait(args.slice(1));
-  if (args[0] === "webhooks") return parseListen(args.slice(1));
-  if (args[0] === "verify") return parseVerify(args.slice(1));
-  if (args[0] === "play") return parsePlay(args.slice(1));
+  const command = args[0] === undefined ? undefined : COMMANDS[args[0]];
+  if (command) return command(args.slice(1));
   refuseEnvFile(args);
-  const values = parseFlags(SERVE, args);
-  if (values === "help") return { command: "help", text: usage() };
+  refuseMistypedCommand(args[0]);
+  const parsed = parseCommand(SERVE, args, false);
+  if (parsed === "help") return { command: "help", text: usage() };
+  const { values, typed } = parsed;
   if (values.version) return { command: "version" };
 
   const env: Record<string, string> = {};
   for (const row of FLAGGED) {
     const value = values[row.flag.name];
     if (typeof value !== "string") continue;
-    // Checked here as well as with the rest of the settings, so the message names the flag the user typed.
+    // Checked here as well as with the rest of the settings, so the message names the flag as the user typed it.
     const check = row.schema.safeParse(value);
-    if (!check.success) throw new UsageError(problemOf(row, `--${row.flag.name}`, value, check.error));
+    if (!check.success)
+      throw new UsageError(problemOf(row, typed[row.flag.name] as string, value, check.error));
     env[row.env] = value;
   }
   const settingsFile = values["settings-file"];

@@ -76,20 +76,29 @@ function distance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** The name nearest to one typed, when one is near enough to be what was meant (`--prot`, `paly`). */
+export function nearestName(names: readonly string[], typed: string): string | undefined {
+  let best: { name: string; cost: number } | undefined;
+  for (const name of names) {
+    const cost = distance(typed, name);
+    if (cost <= (name.length < 4 ? 1 : 2) && (best === undefined || cost < best.cost)) best = { name, cost };
+  }
+  return best?.name;
+}
+
 /** The command's flag nearest to an unknown one, when one is near enough to be what was meant. */
 function nearest(command: Command, typed: string): string | undefined {
   const bare = typed.replace(/^-+/, "").replace(/=.*$/, "");
-  let best: { name: string; cost: number } | undefined;
-  for (const { name } of command.flags) {
-    const cost = distance(bare, name);
-    if (cost <= (name.length < 4 ? 1 : 2) && (best === undefined || cost < best.cost)) best = { name, cost };
-  }
-  return best && `--${best.name}`;
+  const name = nearestName(
+    command.flags.map((flag) => flag.name),
+    bare,
+  );
+  return name && `--${name}`;
 }
 
 /** parseArgs's own message, with the command named and the nearest flag suggested for an unknown one. */
 function usageError(command: Command, error: Error & { code?: string }): UsageError {
-  const prefix = command.name === "" ? "" : `${command.name}: `;
+  const prefix = prefixOf(command);
   if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const typed = /'([^']+)'/.exec(error.message)?.[1] ?? "";
     const near = nearest(command, typed);
@@ -110,12 +119,20 @@ export function parseFlags(
   return parsed === "help" ? parsed : parsed.values;
 }
 
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  /** The arguments that are not flags (`play <scenario>`). */
+  positionals: string[];
+  /** Each flag given, by name, as it was typed (`-p` or `--port`), for the line that refuses its value. */
+  typed: Record<string, string>;
+}
+
 /** The flags and the arguments that are not flags (`play <scenario>`), or "help". */
 export function parseCommand(
   command: Command,
   args: readonly string[],
   allowPositionals = true,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } | "help" {
+): Parsed | "help" {
   const options = Object.fromEntries(
     command.flags.map((flag) => [
       flag.name,
@@ -127,10 +144,62 @@ export function parseCommand(
   );
   // Asked for help, a user gets it whatever else is on the line.
   if (args.some((arg) => arg === "--help" || arg === "-h")) return "help";
+  const parsed = parseOrRefuse(command, () =>
+    parseArgs({ args: valuesJoined(command, args), options, strict: true, allowPositionals, tokens: true }),
+  );
+  const typed: Record<string, string> = {};
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option") continue;
+    typed[token.name] = token.rawName;
+    // An empty value set from the environment means unset; typed on the command line it is a mistake, never
+    // the default it would otherwise fall back to (`--port ''` listened on 3000).
+    if (token.value !== undefined && token.value.trim() === "")
+      throw new UsageError(`Invalid value for ${token.rawName}: it is empty`, command);
+  }
+  return { values: parsed.values, positionals: [...parsed.positionals], typed };
+}
+
+function parseOrRefuse<T>(command: Command, parse: () => T): T {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options, strict: true, allowPositionals });
-    return { values, positionals };
+    return parse();
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw usageError(command, error as Error & { code?: string });
   }
 }
+
+const prefixOf = (command: Command) => (command.name === "" ? "" : `${command.name}: `);
+
+/**
+ * The arguments with each flag's value settled before parseArgs reads them, so that its refusals read as the
+ * others do, naming the flag as typed. A flag that takes a value, with nothing after it or with a flag after it
+ * (any `--` word, or one of the command's short flags), is missing its value. Followed by a word that starts with
+ * a dash and is no flag (`--port -1`, `--admin-token -x`), it takes that word, as the user meant: parseArgs would
+ * call it ambiguous, in three lines.
+ */
+function valuesJoined(command: Command, args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at] as string;
+    if (arg === "--") return [...joined, ...args.slice(at)];
+    const flag = command.flags.find(
+      ({ name, short, value }) => value !== undefined && (arg === `--${name}` || arg === `-${short}`),
+    );
+    const next = args[at + 1];
+    if (flag === undefined) joined.push(arg);
+    else if (next === undefined || next.startsWith("--") || isShortFlag(command, next))
+      throw new UsageError(
+        `${prefixOf(command)}Missing value for ${arg}; expected ${arg} ${flag.value}`,
+        command,
+      );
+    else if (next.startsWith("-")) {
+      // `--port=-1` and `-p-1` are parseArgs's own ways to give such a value.
+      joined.push(arg.startsWith("--") ? `${arg}=${next}` : `${arg}${next}`);
+      at++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+const isShortFlag = (command: Command, arg: string) =>
+  command.flags.some((flag) => flag.short !== undefined && arg === `-${flag.short}`);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { PLAY_VARIABLES } from "../config/other-variables.js";
 import { SETTINGS } from "../config/settings.js";
 import { variableOf } from "../config/settings-table.js";
 import { CallFailed, type CallTarget } from "../http/journeys/calls.js";
@@ -14,7 +15,7 @@ import { UsageError } from "./usage-error.js";
 /**
  * `loyalty-mock play <scenario>`: a customer's story played through the public operations of a running server,
  * each step printed as it happens. The key pair is the project's, as an application has it: from the flags, the
- * variables below, or else the project's first active key, read from the control API.
+ * variables of config/other-variables.ts, or else the project's first active key, read from the control API.
  */
 export interface PlayCommand {
   command: "play";
@@ -30,19 +31,17 @@ export interface PlayCommand {
   maxAnswerBytes?: number;
 }
 
-const PLAY_ENV = {
-  appId: "LOYALTY_MOCK_PLAY_APP_ID",
-  appToken: "LOYALTY_MOCK_PLAY_APP_TOKEN",
-} as const;
+const PLAY_ENV = PLAY_VARIABLES;
 
 export const PLAY: Command = {
   name: "play",
   usage: [
-    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>] [--max-answer-bytes <n>]",
+    "play <scenario.json | name> [--url <url>] [--project <id>] [--speed <n>] [--app-id <id> --app-token <token>] [--admin-token <token>] [--max-answer-bytes <n>]",
   ],
   about:
     "Plays a scenario (JSON with a steps array: join, event, clock, tier, delete_incentive, pause) through the\n" +
-    "public operations of a running server, printing each step as it happens. A name instead of a file plays one\n" +
+    "public operations of a running server, printing each step as it happens (after a join or an event, the card's\n" +
+    "points and any tier it moved into, from the control API). A name instead of a file plays one\n" +
     `of the scenarios shipped in the package: ${shippedScenarios()
       .map(({ name }) => name)
       .join(", ")}.`,

@@ -43,8 +43,10 @@ export function clockNote(
   freezeClock: string | undefined,
   restored: boolean,
 ): string | undefined {
-  if (!restored)
-    return freezeClock === undefined ? undefined : `every project clock frozen at ${freezeClock}`;
+  // The instant the clocks hold, in UTC as every answer writes it: `2026-01-01T09:00:00+02:00` as typed would
+  // leave the reader to work out the time the answers show.
+  const held = freezeClock === undefined ? undefined : new Date(freezeClock).toISOString();
+  if (!restored) return held === undefined ? undefined : `every project clock frozen at ${held}`;
   const clocks = projects.flatMap((project) => clockOf(project) ?? []);
   if (freezeClock === undefined && clocks.length === 0) return undefined;
   const more = clocks.length > SHOWN ? `, and ${clocks.length - SHOWN} more` : "";
@@ -52,6 +54,6 @@ export function clockNote(
     clocks.length === 0
       ? "the state file's clocks run with the server's"
       : `clocks as the state file saved them: ${clocks.slice(0, SHOWN).join(", ")}${more}`;
-  if (freezeClock === undefined) return saved;
-  return `${saved}; ${variableOf(SETTINGS.freezeClock)} (${freezeClock}) freezes only projects created or reset from now on`;
+  if (held === undefined) return saved;
+  return `${saved}; ${variableOf(SETTINGS.freezeClock)} (${held}) freezes only projects created or reset from now on`;
 }

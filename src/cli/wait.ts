@@ -80,7 +80,6 @@ export function parseWait(args: readonly string[]): WaitCommand | { command: "he
       `Invalid value for --timeout: ${JSON.stringify(timeout)}; expected seconds, more than 0 and at most 3600, as in --timeout 30`,
       WAIT,
     );
-  if (adminToken?.length === 0) throw new UsageError("Invalid value for --admin-token: it is empty", WAIT);
   return {
     command: "wait",
     ...(url !== undefined ? { url: url.replace(/\/+$/, "") } : { log }),

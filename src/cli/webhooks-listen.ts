@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifySignature } from "../domain/webhooks/envelope.js";
-import { type Command, HELP, helpOf, parseFlags } from "./flags.js";
+import { type Command, HELP, helpOf, parseCommand } from "./flags.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -45,13 +45,14 @@ export function parseListen(args: readonly string[]): ListenCommand | { command:
     return { command: "help", text: helpOf(LISTEN) };
   if (args[0] !== "listen")
     throw new UsageError(`unknown webhooks command: ${args[0] ?? "(none)"}; try webhooks listen`, LISTEN);
-  const values = parseFlags(LISTEN, args.slice(1));
-  if (values === "help") return { command: "help", text: helpOf(LISTEN) };
-  const { port = "4000", host = "127.0.0.1", secret } = values as Record<string, string | undefined>;
+  const parsed = parseCommand(LISTEN, args.slice(1), false);
+  if (parsed === "help") return { command: "help", text: helpOf(LISTEN) };
+  const { port = "4000", host = "127.0.0.1", secret } = parsed.values as Record<string, string | undefined>;
   const number = Number(port);
+  const typed = parsed.typed.port ?? "--port";
   if (!/^\d+$/.test(port) || number > 65_535)
     throw new UsageError(
-      `Invalid value for --port: ${JSON.stringify(port)}; expected a whole number from 0 to 65535, as in --port 4000`,
+      `Invalid value for ${typed}: ${JSON.stringify(port)}; expected a whole number from 0 to 65535, as in ${typed} 4000`,
       LISTEN,
     );
   return { command: "webhooks-listen", host, port: number, ...(secret !== undefined && { secret }) };

@@ -103,6 +103,11 @@ function accepted(row: Row<unknown>, issue: z.core.$ZodIssue): string {
     return max === undefined || max >= Number.MAX_SAFE_INTEGER
       ? `a whole number, ${min} or more`
       : `a whole number from ${min} to ${max}`;
+  // zod's own words ("Too big: expected string to have <=200 characters") would follow "expected" badly.
+  const { minLength: least = 0, maxLength: most } = schema;
+  if (schema.type === "string" && most !== undefined) return `a text of ${least} to ${most} characters`;
+  if (schema.type === "string" && least > 0)
+    return `a text of at least ${least} character${least === 1 ? "" : "s"}`;
   return issue.message;
 }
 
@@ -139,13 +144,15 @@ function find(
  * Each problem is one line naming the flag or variable, the value and what is accepted; `warnings` name the
  * prefixed variables that set nothing (a typo would otherwise pass unseen;
  * only warned of, so that a newer version's variable does not stop an older server). `labels` name a variable
- * otherwise, where it came from somewhere the user should be told of (`LOYALTY_MOCK_PORT (in ci.env)`).
+ * otherwise, where it came from somewhere the user should be told of (`LOYALTY_MOCK_PORT (in ci.env)`). `others`
+ * are prefixed variables that are read elsewhere, so no typo either.
  */
 export function readRows(
   table: SettingsTable,
   env: NodeJS.ProcessEnv,
   flags: Record<string, string> = {},
   labels: Record<string, string> = {},
+  others: ReadonlySet<string> = new Set(),
 ): { config: Record<string, unknown>; problems: string[]; warnings: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
@@ -162,7 +169,7 @@ export function readRows(
   }
   const known = new Set(rowsOf(table).map(([, row]) => variableOf(row)));
   for (const name of Object.keys(env))
-    if (name.startsWith(ENV_PREFIX) && !known.has(name))
+    if (name.startsWith(ENV_PREFIX) && !known.has(name) && !others.has(name))
       warnings.push(`${labels[name] ?? name} is not a setting; ignored`);
   return { config, problems, warnings };
 }

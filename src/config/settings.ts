@@ -4,6 +4,7 @@ import { STATE_SYNC_MODES } from "../persistence/state-writer.js";
 import { CLOCK_RANGE, clockRangeProblem } from "../platform/clock.js";
 import { deepFreeze } from "../platform/deep-freeze.js";
 import type { LogLevel } from "../platform/logger.js";
+import { OTHER_VARIABLES } from "./other-variables.js";
 import { corsOrigins, host, instant, int, trustProxy, webhookHosts } from "./setting-schemas.js";
 import {
   optionsFrom,
@@ -326,7 +327,8 @@ function timeoutsInOrder(config: Config): string | undefined {
 /**
  * Reads the settings from the flags (by base name) and the environment, an empty value counting as unset,
  * refusing bad values (every one, each on its line) rather than starting half-configured. Each prefixed
- * variable that is no setting is passed to `warn`. `labels` name variables that came from a file.
+ * variable that is no setting, nor one another command or the compose file reads (other-variables.ts), is passed
+ * to `warn`. `labels` name variables that came from a file.
  */
 export function readConfig(
   env: NodeJS.ProcessEnv,
@@ -334,7 +336,7 @@ export function readConfig(
   warn: (line: string) => void = () => undefined,
   labels: Record<string, string> = {},
 ): Config {
-  const { config, problems, warnings } = readRows(SETTINGS, env, flags, labels);
+  const { config, problems, warnings } = readRows(SETTINGS, env, flags, labels, OTHER_VARIABLES);
   for (const line of warnings) warn(line);
   const problem = problems.length === 0 ? timeoutsInOrder(config as Config) : undefined;
   if (problem) problems.push(problem);

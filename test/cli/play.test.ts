@@ -47,10 +47,11 @@ describe("loyalty-mock play", () => {
     const lines = out.trimEnd().split("\n");
     expect(lines[0]).toBe(`Playing "Every kind of step" (6 steps) in project demo on ${url}`);
     expect(lines.slice(1, 7).map((line) => line.replace(/\s+/g, " "))).toEqual([
+      // Each join and event ends with the card's points, read from the control API (issue 47).
       expect.stringMatching(
-        /^1\/6 join Zofia Lis \(zofia@example.com\) joined camp_demo_loyalty: card DEMO-\S+$/,
+        /^1\/6 join Zofia Lis \(zofia@example.com\) joined camp_demo_loyalty: card DEMO-\S+, 0 points$/,
       ),
-      "2/6 event user_subscribed by zofia@example.com",
+      expect.stringMatching(/^2\/6 event user_subscribed by zofia@example.com: DEMO-\S+ 100 points$/),
       expect.stringMatching(/^3\/6 clock \+2d: the project's clock shows 2026-11-22T10:00:00.000Z$/),
       expect.stringMatching(/^4\/6 tier Gold \(5000-9999 points\) created in lts_d0000000000000001: lt_\w+$/),
       "5/6 delete_incentive linc_d0000000000000003 deleted",
@@ -193,6 +194,34 @@ describe("loyalty-mock play", () => {
       expect(world.registry.get("demo").customers.size).toBeGreaterThan(5);
     },
   );
+
+  it("the shipped first-month shows Zofia's points as they grow, and the step she reaches Silver in", async () => {
+    const { url } = await served();
+    const { status, out } = await play({ scenario: "first-month", url });
+    expect(status).toBe(0);
+    const points = [...out.matchAll(/by zofia\.lis@example\.com: DEMO-\S+ (\d+) points/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(points).toEqual([...points].sort((a, b) => a - b));
+    expect(points.at(-1)).toBeGreaterThanOrEqual(1000);
+    // Silver is 1000-4999 points in the demo's first structure: said once, on the step that crosses 1000.
+    const silver = out.split("\n").filter((line) => line.includes("Silver in Demo Tiers"));
+    expect(silver).toEqual([expect.stringMatching(/ 1\d{3} points, now Silver in Demo Tiers[ ,]/)]);
+  });
+
+  it("without the control API, a join and an event play and print as before, without the figures", async () => {
+    const world = buildWorld();
+    const { url } = await listen(
+      createHttpServer(createApp({ registry: world.registry, adminToken: "s3cret" })),
+    );
+    const keys = { appId: "demo-app-id", appToken: "demo-app-token" };
+    const scenario = { title: "No control", steps: EVERY_KIND.steps.slice(0, 2) };
+    const { status, out, err } = await play({ scenario: scenarioFile(scenario), url, ...keys });
+    expect(err).toBe("");
+    expect(status).toBe(0);
+    expect(out).toMatch(/joined camp_demo_loyalty: card DEMO-[\w-]+\n/);
+    expect(out).toMatch(/user_subscribed by zofia@example\.com\n/);
+  });
 
   it("a busy Saturday has dozens of customers", () => {
     const busy = shippedScenarios().find(({ name }) => name === "busy-saturday")?.scenario;

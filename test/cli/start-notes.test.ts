@@ -19,11 +19,15 @@ describe("the start lines about a seed and the clocks (issue 38)", () => {
       );
   });
 
-  it("without a state file restored, the frozen clock setting speaks for every project", () => {
+  it("without a state file restored, the frozen clock setting speaks for every project, with the instant held", () => {
     const { registry } = buildWorld();
     expect(clockNote(registry.list(), undefined, false)).toBeUndefined();
+    // In UTC with milliseconds, as the answers write it, not as typed (issue 47: `+02:00` was echoed).
     expect(clockNote(registry.list(), "2026-01-01T00:00:00Z", false)).toBe(
-      "every project clock frozen at 2026-01-01T00:00:00Z",
+      "every project clock frozen at 2026-01-01T00:00:00.000Z",
+    );
+    expect(clockNote(registry.list(), "2026-01-01T09:00:00+02:00", false)).toBe(
+      "every project clock frozen at 2026-01-01T07:00:00.000Z",
     );
   });
 
@@ -31,7 +35,7 @@ describe("the start lines about a seed and the clocks (issue 38)", () => {
     const { registry, demo, other } = buildWorld();
     expect(clockNote(registry.list(), undefined, true)).toBeUndefined();
     expect(clockNote(registry.list(), "2026-01-01T00:00:00Z", true)).toBe(
-      "the state file's clocks run with the server's; LOYALTY_MOCK_FREEZE_CLOCK (2026-01-01T00:00:00Z) freezes only projects created or reset from now on",
+      "the state file's clocks run with the server's; LOYALTY_MOCK_FREEZE_CLOCK (2026-01-01T00:00:00.000Z) freezes only projects created or reset from now on",
     );
     demo.clock.set("2031-02-03T04:05:06.000Z");
     demo.clock.freeze();

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/command-line.js";
+import { OTHER_VARIABLES } from "../../src/config/other-variables.js";
 import { SETTINGS } from "../../src/config/settings.js";
 import { rowsOf, variableOf } from "../../src/config/settings-table.js";
 import type { StartOptions } from "../../src/config/start-options.js";
@@ -47,12 +48,12 @@ describe("every setting a page names exists", () => {
   const variables = new Set(rowsOf(SETTINGS).map(([, row]) => variableOf(row)));
   /** Variables that are not settings of the server, each with the place that reads it. */
   const OTHERS: Record<string, string> = {
-    LOYALTY_MOCK_VERIFY_APP_ID: "src/cli/verify/config.ts",
-    LOYALTY_MOCK_VERIFY_APP_TOKEN: "src/cli/verify/config.ts",
-    LOYALTY_MOCK_VERIFY_MOCK_APP_ID: "src/cli/verify/config.ts",
-    LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN: "src/cli/verify/config.ts",
-    LOYALTY_MOCK_PLAY_APP_ID: "src/cli/play.ts",
-    LOYALTY_MOCK_PLAY_APP_TOKEN: "src/cli/play.ts",
+    LOYALTY_MOCK_VERIFY_APP_ID: "src/config/other-variables.ts",
+    LOYALTY_MOCK_VERIFY_APP_TOKEN: "src/config/other-variables.ts",
+    LOYALTY_MOCK_VERIFY_MOCK_APP_ID: "src/config/other-variables.ts",
+    LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN: "src/config/other-variables.ts",
+    LOYALTY_MOCK_PLAY_APP_ID: "src/config/other-variables.ts",
+    LOYALTY_MOCK_PLAY_APP_TOKEN: "src/config/other-variables.ts",
     LOYALTY_MOCK_IMAGE: "test/container/docker.ts",
     LOYALTY_MOCK_HOST_PORT: "docs/examples/compose.yaml",
     LOYALTY_MOCK_REQUIRE_CONTRACT: "test/helpers/contract-files.ts",
@@ -60,8 +61,9 @@ describe("every setting a page names exists", () => {
   /** Base names a page may write bare: an application's own variables, which the mock never reads. */
   const APPLICATIONS = new Set(["PORT", "HOST", "LOG_LEVEL"]);
 
-  it("each name another place reads is read there", () => {
+  it("each name another place reads is read there, and the server knows it as no typo (issue 47)", () => {
     for (const [name, file] of Object.entries(OTHERS)) expect(read(file), name).toContain(name);
+    expect(new Set(Object.keys(OTHERS))).toEqual(OTHER_VARIABLES);
   });
 
   for (const page of ALL_PAGES)
@@ -302,7 +304,9 @@ describe("what issue 34 found wrong on 0.8.0", () => {
     const table = section(contributing, "## Scripts");
     const tiers = section(contributing, "## The checks");
     // The lifecycle scripts npm runs on its own are not run by name.
-    for (const script of scripts.filter((name) => !["prepare", "prestart"].includes(name)))
+    for (const script of scripts.filter(
+      (name) => !["prepare", "prestart", "prepack", "postpack"].includes(name),
+    ))
       expect(table, script).toMatch(new RegExp(`\`npm (run )?${script}( |\`)`));
     for (const script of [...read(".ci/run").matchAll(/npm run (test:\w+)/g)].map((match) => match[1]))
       expect(tiers, script).toContain(`npm run ${script}`);
@@ -317,6 +321,11 @@ describe("what issue 34 found wrong on 0.8.0", () => {
   it("the performance page says the load average of a run, not who else used the machine", () => {
     const performance = read("docs/performance.md");
     expect(performance).not.toMatch(/another session|other sessions|nothing else running|someone else/);
+    // Issue 47: "one session", "this session", "a second session" say nothing to a reader; a date and the machine do.
+    expect(performance).not.toMatch(/\b(one|this|that|a second|the same) session\b/i);
+    expect(performance).toMatch(
+      /\nThe project's 2-core VM, where every figure on this page was measured[^.]*Debian/,
+    );
     expect(performance).not.toMatch(/the README's [a-z ]*targets/);
   });
 

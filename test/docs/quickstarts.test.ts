@@ -1,16 +1,19 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../src/http/control/table.js";
 import { OPERATIONS } from "../../src/http/operations/table.js";
 import { type RunningServer, startServer } from "../../src/index.js";
 import { blocksOf } from "../helpers/doc-blocks.js";
+import { ROOT } from "../helpers/process.js";
 
 /**
  * The quickstarts for other languages (docs/guide/python.md, java.md, go.md), checked for what they call: every
  * path they send a request to is a route of the control API or one of the six operations, the start line they
- * wait for is the one the server prints, and every field they read from an answer is in that answer. No Go
- * toolchain here, so that is all the Go page gets (its blocks, marked as run by this file); the Python page runs
- * in the slow tier and the Java page, where Maven resolves offline, in the container tier
- * (test/slow/python-quickstart.test.ts, test/container/quickstarts.test.ts).
+ * wait for is the one the server prints, every field they read from an answer is in that answer, and every image
+ * they run is one they say how to build. The pages run as written in the slow tier (Python, from the npm package)
+ * and the container tier (all three over the image, each where its toolchain is installed):
+ * test/slow/python-quickstart.test.ts, test/container/quickstarts.test.ts.
  */
 const PAGES = ["docs/guide/python.md", "docs/guide/java.md", "docs/guide/go.md"];
 const LANGUAGE: Record<string, string> = {
@@ -98,6 +101,32 @@ describe("the quickstarts call what exists", () => {
       expect(fields.filter((name) => !answered.has(name))).toEqual([]);
     });
   }
+
+  it("every image a quickstart runs is one it says how to build (issue 47: two ran a tag no page built)", () => {
+    const docker = readFileSync(join(ROOT, "docs/guide/docker.md"), "utf8");
+    for (const page of PAGES) {
+      const text = readFileSync(join(ROOT, page), "utf8");
+      const run = [
+        ...text.matchAll(/(?:-DloyaltyMock\.image=|LOYALTY_IMAGE=|--loyalty-mock-image )([\w./:-]+)/g),
+      ];
+      const built = [...`${text}\n${docker}`.matchAll(/docker build (?:[^`\n]* )?-t ([\w./:-]+)/g)];
+      expect(run.length, page).toBeGreaterThan(0);
+      const names = new Set(built.map((match) => match[1]));
+      expect(
+        run.map((match) => match[1]).filter((image) => !names.has(image)),
+        page,
+      ).toEqual([]);
+    }
+  });
+
+  it("docs/guide/python.md, 1. Install: says where the tarball it installs comes from (issue 47)", () => {
+    const install = /\n## 1\. Install\n([\s\S]*?)\n## /.exec(
+      readFileSync(join(ROOT, "docs/guide/python.md"), "utf8"),
+    )?.[1];
+    const tarball = /npm install --save-dev \.\/(loyalty-mock-[\d.]+\.tgz)/.exec(install ?? "")?.[1];
+    expect(tarball).toBeDefined();
+    expect(install).toMatch(new RegExp(`\`npm pack\` in a clone of loyalty-mock writes\\s+\`${tarball}\``));
+  });
 
   it("docs/guide/go.md, 2. `loyalty_test.go` and 3. Run it: every block is Go in package app, or its run lines", () => {
     const blocks = blocksOf("docs/guide/go.md");

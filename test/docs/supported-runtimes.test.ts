@@ -18,6 +18,20 @@ describe("supported runtimes and the image's version", () => {
     expect(fetched.length).toBeGreaterThan(0);
   });
 
+  it("the pages that say which Node.js to install name the majors engines names, and no other (issue 47)", () => {
+    // "20.12 or newer" let a reader take 21, 23 or 25, which engines leaves out and npm warns of.
+    const majors = manifest.engines.node.split(" || ").map((range) => {
+      const [, major, minor] = /^\^(\d+)\.(\d+)\.0$/.exec(range) ?? [];
+      return minor === "0" ? `${major}` : `${major} (${major}.${minor} or later)`;
+    });
+    const said = `Node.js ${majors.slice(0, -1).join(", ")} or ${majors.at(-1)}`;
+    for (const page of ["README.md", "CONTRIBUTING.md", "docs/guide/python.md"]) {
+      const text = read(page).replace(/\s+/g, " ");
+      expect(text, page).toContain(said);
+      expect(text, page).not.toMatch(/Node(\.js)? [\d.]+ or (newer|later)/);
+    }
+  });
+
   it("the Dockerfile labels the image with package.json's version and builds on a Node 24 LTS slim image", () => {
     const dockerfile = read("Dockerfile");
     expect(dockerfile).toContain(`\nARG VERSION=${manifest.version}\n`);

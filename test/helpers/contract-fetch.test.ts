@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_FILES } from "../../scripts/contract/sources.js";
 import { BUILT_FILES, checkDigest, fetchContract } from "../../scripts/contract-fetch.js";
 import { CONTRACT_CACHE_DIR, SHARED_CONTRACT_DIR, sharedContractPath } from "./contract-files.js";
+import { fetchScriptTest } from "./contract-skips.js";
 import { closedPort } from "./receiver.js";
 
 /**
@@ -25,11 +26,11 @@ const haveShared = (Object.keys(BUILT_FILES) as (keyof typeof BUILT_FILES)[]).ev
 );
 /**
  * These need the vendor's files themselves, which only CI's shared folder (or a CONTRACT_SOURCE_DIR) holds: skipped
- * elsewhere, as tests of the fetch script rather than contract checks of the server (the end-of-run line counts
- * those).
+ * elsewhere, as tests of the fetch script rather than contract checks of the server, and counted on a line of their
+ * own at the end of the run (test/contract-skips.ts).
  */
-const withSource = { skip: !haveSource };
-const againstShared = { skip: !haveSource || !haveShared };
+const withSource = fetchScriptTest(haveSource);
+const againstShared = fetchScriptTest(haveSource && haveShared);
 
 /** Folders of one test, removed after it; `kept` ones (the builds the tests share) after the file. */
 const temps: string[] = [];
@@ -184,17 +185,21 @@ describe("contract:fetch, what fails", () => {
 
 describe("the .contract/ folder beside ../shared/contract", () => {
   const cached = Object.values(BUILT_FILES).every((name) => existsSync(join(CONTRACT_CACHE_DIR, name)));
-  it("holds what ../shared/contract holds, when both are there", { skip: !cached || !haveShared }, () => {
-    const read = (dir: string, name: string) => json(join(dir, name));
-    const ours = read(CONTRACT_CACHE_DIR, BUILT_FILES.sixOperations);
-    const shared = read(SHARED_CONTRACT_DIR, BUILT_FILES.sixOperations);
-    expect(ours.paths).toEqual(shared.paths);
-    expect(ours.components).toEqual(shared.components);
-    expect(read(CONTRACT_CACHE_DIR, BUILT_FILES.webhooks)).toEqual(
-      read(SHARED_CONTRACT_DIR, BUILT_FILES.webhooks),
-    );
-    expect(read(CONTRACT_CACHE_DIR, BUILT_FILES.vendorOperations).operations).toEqual(
-      read(SHARED_CONTRACT_DIR, BUILT_FILES.vendorOperations).operations,
-    );
-  });
+  it(
+    "holds what ../shared/contract holds, when both are there",
+    fetchScriptTest(cached && haveShared),
+    () => {
+      const read = (dir: string, name: string) => json(join(dir, name));
+      const ours = read(CONTRACT_CACHE_DIR, BUILT_FILES.sixOperations);
+      const shared = read(SHARED_CONTRACT_DIR, BUILT_FILES.sixOperations);
+      expect(ours.paths).toEqual(shared.paths);
+      expect(ours.components).toEqual(shared.components);
+      expect(read(CONTRACT_CACHE_DIR, BUILT_FILES.webhooks)).toEqual(
+        read(SHARED_CONTRACT_DIR, BUILT_FILES.webhooks),
+      );
+      expect(read(CONTRACT_CACHE_DIR, BUILT_FILES.vendorOperations).operations).toEqual(
+        read(SHARED_CONTRACT_DIR, BUILT_FILES.vendorOperations).operations,
+      );
+    },
+  );
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { contractSkipsLine } from "../contract-skips.js";
+import { contractSkipsLine, otherSkipsLines } from "../contract-skips.js";
 import {
   BUILT_FILES,
   CONTRACT_CACHE_DIR,
@@ -137,5 +137,20 @@ describe("a contract check skipped without the contract", () => {
       ": 1 contract check in behaviour tests skipped;",
     );
     expect(contractSkipsLine({ tests: 0, checks: 0 }, missing)).toBeUndefined();
+  });
+
+  it("the skipped tests it does not count are each named above it, so the lines add up to vitest's count", () => {
+    expect(otherSkipsLines({ tests: 32, checks: 6540, fetchTests: 6, others: {} })).toEqual([
+      "6 tests of `npm run contract:fetch` itself skipped: each needs the vendor's files as published (a folder " +
+        "CONTRACT_SOURCE_DIR names), ../shared/contract/ beside the clone, or .contract/ as it built it, and one is missing.",
+    ]);
+    expect(
+      otherSkipsLines({
+        tests: 0,
+        checks: 0,
+        others: { "test/slow/a.test.ts": 1, "test/slow/b.test.ts": 2 },
+      }),
+    ).toEqual(["3 other tests skipped: test/slow/a.test.ts (1), test/slow/b.test.ts (2)."]);
+    expect(otherSkipsLines({ tests: 32, checks: 6540 })).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ declare module "vitest" {
     vendorContract?: boolean;
     /** How many contract validations this test could not make, the contract being absent. */
     contractChecksSkipped?: number;
+    /** Set on the tests of `npm run contract:fetch` itself, which need the vendor's files rather than the contract. */
+    contractFetchTest?: boolean;
   }
 }
 
@@ -53,4 +55,13 @@ export function needsContract(...kinds: ContractFileKind[]): TestOptions {
     skip: kinds.some((kind) => locateContractFile(kind) === undefined),
     meta: { vendorContract: true },
   };
+}
+
+/**
+ * Options for a test of `npm run contract:fetch` itself: it runs when `runs` (the vendor's files as published, or
+ * the copies it compares with, are there), and is skipped otherwise, counted on a line of its own, as the contract
+ * being found does not bring it back.
+ */
+export function fetchScriptTest(runs: boolean): TestOptions {
+  return { skip: !runs, meta: { contractFetchTest: true } };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { docBlock } from "./consumer.js";
 
@@ -14,8 +14,9 @@ export function pythonWithPytest(): string | undefined {
   return undefined;
 }
 
-/** The page's conftest.py and test file, written into `dir`. */
+/** The page's conftest.py and test file, written into `dir` (made if need be). */
 export function writeQuickstart(dir: string): void {
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "conftest.py"), docBlock(PAGE, "## 2. `conftest.py`", "python"));
   writeFileSync(join(dir, "test_loyalty.py"), docBlock(PAGE, "## 3. A test", "python"));
 }

@@ -33,7 +33,8 @@ async function tokenAnswer(url: string) {
 
 describe("loyalty-mock --seed and --freeze-clock", () => {
   it("says on stderr that a seed is in use, after the address line, and answers as another seeded bin does", async () => {
-    const args = ["--seed", "ci", "--freeze-clock", "2026-01-01T00:00:00Z"];
+    // The same instant typed in another zone: the line says the instant held, in UTC (issue 47).
+    const args = ["--seed", "ci", "--freeze-clock", "2026-01-01T02:00:00+02:00"];
     const first = await startBin(args);
     const second = await startBin([], {
       LOYALTY_MOCK_SEED: "ci",
@@ -44,7 +45,7 @@ describe("loyalty-mock --seed and --freeze-clock", () => {
       killGroup(run, "SIGTERM");
       expect((await run.exited).code).toBe(0);
       expect(run.stderr()).toMatch(
-        /^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\nloyalty-mock: seeded: ids, codes, tokens and secrets are predictable; for tests only\nloyalty-mock: every project clock frozen at 2026-01-01T00:00:00Z\n$/,
+        /^loyalty-mock listening on http:\/\/127\.0\.0\.1:\d+\nloyalty-mock: seeded: ids, codes, tokens and secrets are predictable; for tests only\nloyalty-mock: every project clock frozen at 2026-01-01T00:00:00\.000Z\n$/,
       );
     }
   });
@@ -81,7 +82,7 @@ describe("loyalty-mock --seed and --freeze-clock", () => {
       killGroup(second.run, "SIGTERM");
       await second.run.exited;
       expect(second.run.stderr()).toMatch(
-        /\nloyalty-mock: clocks as the state file saved them: demo frozen at 2026-01-01T00:01:00\.000Z, other frozen at 2026-01-01T00:00:00\.000Z(, [^;]*)?; LOYALTY_MOCK_FREEZE_CLOCK \(2026-01-01T00:00:00Z\) freezes only projects created or reset from now on\n/,
+        /\nloyalty-mock: clocks as the state file saved them: demo frozen at 2026-01-01T00:01:00\.000Z, other frozen at 2026-01-01T00:00:00\.000Z(, [^;]*)?; LOYALTY_MOCK_FREEZE_CLOCK \(2026-01-01T00:00:00\.000Z\) freezes only projects created or reset from now on\n/,
       );
       expect(second.run.stderr()).not.toContain("every project clock frozen");
     } finally {

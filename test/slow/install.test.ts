@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -82,13 +82,17 @@ const sh = (cwd: string, command: string, args: string[], timeout = 120_000) =>
 describe("installed from the tarball into an application's folder", { timeout: 180_000 }, () => {
   let dir: string;
   let app: string;
+  let manifestBefore: string;
+  /** What `npm install` of the tarball said on stderr. */
+  let installWarnings: string;
   const started: Started[] = [];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "loyalty-mock-install-"));
     app = join(dir, "app");
     mkdirSync(app);
-    // `npm pack` runs prepare, which builds dist/.
+    manifestBefore = readFileSync(join(ROOT, "package.json"), "utf8");
+    // `npm pack` runs prepack, which builds dist/ and writes the tarball's package.json without `prepare`.
     sh(ROOT, "npm", ["pack", "--pack-destination", app, "--silent"], 180_000);
     const { manifest, lock } = consumerManifests(["vitest", "typescript"], {
       "test:integration": "node integration.mjs",
@@ -97,7 +101,14 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     writeFileSync(join(app, "package-lock.json"), JSON.stringify(lock, null, 2));
     // The application's own settings, which the mock must not take.
     writeFileSync(join(app, ".env"), "PORT=8080\nLOG_LEVEL=http\nHOST=0.0.0.0\n");
-    sh(app, "npm", INSTALL.split(" ").slice(1), 180_000);
+    const install = spawnSync("npm", INSTALL.split(" ").slice(1), {
+      cwd: app,
+      env: { ...process.env, ...NPM_ENV },
+      encoding: "utf8",
+      timeout: 180_000,
+    });
+    installWarnings = install.stderr;
+    expect(install.status, install.stderr).toBe(0);
   }, 300_000);
 
   afterAll(() => {
@@ -125,6 +136,20 @@ describe("installed from the tarball into an application's folder", { timeout: 1
         "scenarios/busy-saturday.json",
       ]),
     );
+  });
+
+  it("installs without an install-script warning: the tarball's manifest has no script npm runs on install", () => {
+    // Issue 47: npm 11 listed the packed `prepare` as not yet covered by allowScripts, though it never runs for a
+    // tarball, and `npm install-scripts ls` then listed nothing.
+    expect(installWarnings).not.toMatch(/install-scripts|allowScripts/);
+    const packed = JSON.parse(sh(ROOT, "tar", ["-xzOf", join(app, TARBALL), "package/package.json"])) as {
+      scripts: Record<string, string>;
+    };
+    for (const event of ["preinstall", "install", "postinstall", "prepare"])
+      expect(packed.scripts[event], event).toBeUndefined();
+    // The clone's own manifest is as it was, `prepare` included: `npm ci` and git installs build with it.
+    expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(manifestBefore);
+    expect(existsSync(join(ROOT, ".package.json.packing"))).toBe(false);
   });
 
   it("the README's npx line serves on a loopback port despite the app's .env, and stops cleanly", async () => {

@@ -10,7 +10,7 @@ import { pythonWithPytest, runLines, writeQuickstart } from "../helpers/quicksta
 /**
  * docs/guide/python.md as a Python team follows it: the package packed, installed by the page's own command into a
  * new application folder (offline, from npm's cache, as test/slow/install.test.ts does), the page's conftest.py and
- * test file written there, and its "Run it" line run with Debian's pytest (python3-pytest, which .ci/run installs).
+ * test file written in its tests/ folder, and its "Run it" line run with Debian's pytest (python3-pytest, which .ci/run installs).
  * The conftest asserts the server's exit status 0 on terminate() at the end of the session. The image variant
  * runs in the container tier (test/container/quickstarts.test.ts).
  */
@@ -51,7 +51,9 @@ describe.skipIf(python === undefined)(`${PAGE}, from a tarball installed in a ne
   }, 240_000);
 
   it("2. `conftest.py`, 3. A test, 4. Run it: pytest passes, the server started and stopped with exit 0", () => {
-    writeQuickstart(app);
+    // In tests/, as most Python projects keep them: the conftest finds node_modules in the folder above
+    // (issue 47: it looked only beside itself, and every test failed with FileNotFoundError).
+    writeQuickstart(join(app, "tests"));
     const [line] = runLines();
     expect(line).toBe("python3 -m pytest -q");
     const run = spawnSync("bash", ["-c", (line as string).replace(/^python3 /, `${python} `)], {

@@ -1,19 +1,14 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { VERIFY_VARIABLES } from "../../config/other-variables.js";
 import { baseUrlProblem } from "../untrusted-server.js";
 
 /**
  * The config file of `loyalty-mock verify`: the target (the real service's sandbox project, or anything that speaks
  * its API), the target's objects the scenario uses, and optionally the mock side's. The secrets may stay out of the
- * file: the environment variables below fill what the file leaves out, and win over it, so a CI job keeps them in
- * its secret store.
+ * file: the environment variables of config/other-variables.ts fill what the file leaves out, and win over it, so a
+ * CI job keeps them in its secret store.
  */
-const SECRET_VARIABLES = {
-  targetAppId: "LOYALTY_MOCK_VERIFY_APP_ID",
-  targetAppToken: "LOYALTY_MOCK_VERIFY_APP_TOKEN",
-  mockAppId: "LOYALTY_MOCK_VERIFY_MOCK_APP_ID",
-  mockAppToken: "LOYALTY_MOCK_VERIFY_MOCK_APP_TOKEN",
-} as const;
 
 /** Where a side's key pair is given, rather than in its URL. */
 export const KEY_PAIR_IN = "app_id and app_token";
@@ -111,8 +106,8 @@ function read(file: string): unknown {
 }
 
 /** A secret from its variable, when set; one no header can carry is refused by name (its value is never said). */
-function secretOf(env: NodeJS.ProcessEnv, which: keyof typeof SECRET_VARIABLES): string | undefined {
-  const variable = SECRET_VARIABLES[which];
+function secretOf(env: NodeJS.ProcessEnv, which: keyof typeof VERIFY_VARIABLES): string | undefined {
+  const variable = VERIFY_VARIABLES[which];
   const value = env[variable];
   if (value && !HEADER_TEXT.test(value))
     throw new VerifyConfigError(
@@ -147,7 +142,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = tr
   const appToken = secretOf(env, "targetAppToken") || target.app_token;
   if (!appId || !appToken)
     throw new VerifyConfigError(
-      `${file}: target: app_id and app_token are needed, in the file or in ${SECRET_VARIABLES.targetAppId} and ${SECRET_VARIABLES.targetAppToken}`,
+      `${file}: target: app_id and app_token are needed, in the file or in ${VERIFY_VARIABLES.targetAppId} and ${VERIFY_VARIABLES.targetAppToken}`,
     );
   return { ...config, target: { url: target.url, appId, appToken, objects } };
 }

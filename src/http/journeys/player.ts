@@ -1,7 +1,8 @@
 import { stopReasonOf } from "../../platform/bounded-request.js";
 import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
-import { type Call, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
+import { type Call, CallFailed, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
 import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
+import { Standing } from "./standing.js";
 
 /**
  * Plays a scenario against a running server, step by step, through the public operations as an application
@@ -82,6 +83,7 @@ function describe(step: Step): string {
 class Player {
   readonly #options: PlayOptions;
   readonly #target: CallTarget;
+  readonly #standing = new Standing();
   #token: string | undefined;
 
   constructor(options: PlayOptions) {
@@ -103,14 +105,17 @@ class Player {
         const who = step.customer.name
           ? `${step.customer.name} (${step.customer.source_id})`
           : step.customer.source_id;
-        return `${who} joined ${step.campaign}: card ${said(textOf(card, "code"))}`;
+        const code = textOf(card, "code");
+        const standing = await this.#standingOf(card.body.holder_id, code);
+        return `${who} joined ${step.campaign}: card ${said(code)}${standing && `, ${standing}`}`;
       }
       case "event": {
         const { event, customer, metadata } = step;
-        await this.#call("POST", "/v1/events", {
+        const answer = await this.#call("POST", "/v1/events", {
           json: { event, customer: { source_id: customer }, ...(metadata && { metadata }) },
         });
-        return `${event} by ${customer}`;
+        const standing = await this.#standingOf((answer.body.customer as { id?: unknown } | null)?.id);
+        return `${event} by ${customer}${standing && `: ${standing}`}`;
       }
       case "clock": {
         const clock = await this.#call(
@@ -149,6 +154,17 @@ class Player {
           : `${step.seconds} s (${Math.round(ms) / 1000} s at speed ${this.#options.speed})`;
       }
     }
+  }
+
+  /** The customer's cards' points and tier moves (standing.ts); "" when the control API does not tell them. */
+  async #standingOf(customerId: unknown, code?: string): Promise<string> {
+    if (typeof customerId !== "string") return "";
+    const path = `/__mock/projects/${encodeURIComponent(this.#options.projectId)}/customers/${encodeURIComponent(customerId)}/story`;
+    const story = await this.#call("GET", path, { control: true }).catch((error: unknown) => {
+      if (error instanceof CallFailed) return undefined;
+      throw error;
+    });
+    return this.#standing.describe(story, code);
   }
 
   async #tokenFor(): Promise<string> {
