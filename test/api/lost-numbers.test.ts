@@ -100,4 +100,20 @@ describe("a number JSON cannot carry, in free-form metadata of an operation's bo
     expect(res.body).toMatchObject({ ...REFUSED, details: "Property .headers.Retry-After should be string" });
     expect(world.demo.faults.list()).toEqual([]);
   });
+
+  it.each(["null", "[]", '"x"', "1"])(
+    "a fault rule's headers that are %s are refused as no object, not a 500",
+    async (headers) => {
+      const world = buildWorld();
+      const res = await control(world.app, {
+        method: "POST",
+        path: "/__mock/projects/demo/faults",
+        headers: JSON_TYPE,
+        body: `{"path":"/v1/locations/loc_demo_circle","action":"error","headers":${headers}}`,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ ...REFUSED, details: "Property .headers should be object" });
+      expect(world.demo.faults.list()).toEqual([]);
+    },
+  );
 });

@@ -85,7 +85,8 @@ const plainObject = (numbersChecked = true) =>
     .custom<Record<string, unknown>>()
     .superRefine((value, ctx) => {
       if (!isPlainObject(value)) {
-        ctx.addIssue({ code: "custom", message: "should be object", input: value });
+        // `continue: false`: a refinement chained after this one (a fault's headers) reads the value as an object.
+        ctx.addIssue({ code: "custom", message: "should be object", input: value, continue: false });
         return;
       }
       const path = numbersChecked && holdsLostNumber(value, 0) ? lostNumberAt(value) : undefined;
