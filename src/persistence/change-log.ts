@@ -133,7 +133,7 @@ export class ChangeLog implements RegistryWatcher {
   take(): LogBatch {
     const parts: Piece[] = [];
     for (const pending of this.#pending.values()) {
-      parts.push(...pending.events);
+      for (const event of pending.events) parts.push(event);
       if (pending.project && this.#installed(pending.project))
         parts.push(recordLines(pending.project, pending.records));
     }

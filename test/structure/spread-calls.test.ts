@@ -19,8 +19,6 @@ const BOUNDED: Record<string, string> = {
   "src/http/fast/prototypes.ts: args": "the arguments of one constructor call",
   "src/http/route.ts: handlers": "the handlers of one route",
   "src/http/server/fair-turns.ts: next": "one request and its response",
-  "src/persistence/change-log.ts: pending.events":
-    "a batch's project-level lines (installs, removals, snapshots) of one project, a few per sync interval",
 };
 
 function sourceFiles(dir: string): string[] {
