@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { closedPort } from "../helpers/receiver.js";
 import {
   addEndpoint,
@@ -115,15 +115,22 @@ describe("a receiver that fails", () => {
   });
 
   it("hangs past the timeout: the operation has answered, the delivery fails with the timeout", async () => {
-    // The timeout races the operation's answer and the read of the deliveries below (milliseconds, a few hundred on
-    // a loaded machine): ten times that, so the read sees the delivery still pending.
     const w = world({ timeoutMs: 2000 });
     const hook = await receiver(() => "hang");
     await addEndpoint(w, hook.url);
-    expect((await notify(w)).status).toBe(200);
-    // The answer went out before any delivery was attempted.
-    expect((await deliveries(w))[0]?.status).toBe("pending");
-    await w.registry.dispatcher.settled();
+    // The timeout counted on fake timers: it cannot race the operation's answer and the read of the deliveries
+    // below however loaded the machine, and the test does not wait the two seconds out.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldClearNativeTimers: true });
+    try {
+      expect((await notify(w)).status).toBe(200);
+      // The answer went out before any delivery was attempted.
+      expect((await deliveries(w))[0]?.status).toBe("pending");
+      await vi.waitUntil(() => hook.received.length === 1, { timeout: 30_000, interval: 5 });
+      await vi.advanceTimersByTimeAsync(2000);
+      await w.registry.dispatcher.settled();
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await deliveries(w))[0]).toMatchObject({
       status: "failed",
       response_status: null,
