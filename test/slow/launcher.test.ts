@@ -186,7 +186,7 @@ const tini = spawnSync("tini", ["--version"]).status === 0;
 
 describe("a launcher already gone when the server starts (issue 47)", { timeout: 30_000 }, () => {
   const NOT_STARTING =
-    /^loyalty-mock: not starting: the process that started (it|npm) had already exited .*--exit-with-parent false keeps a server whose launcher has exited\n/m;
+    /^loyalty-mock: not starting: the process that started (it|npm|bash) had already exited .*--exit-with-parent false keeps a server whose launcher has exited\n/m;
   let app: string;
   beforeAll(() => {
     app = appFolder();
@@ -206,6 +206,12 @@ describe("a launcher already gone when the server starts (issue 47)", { timeout:
     expect(await until(() => marked(mark).length === 0, 5000 + 10_000)).toBe(true);
     expect(run.stderr()).toMatch(NOT_STARTING);
     expect(run.stderr()).toMatch(/the process that started npm had already exited \(npm, process \d+,/);
+  });
+
+  it("npx in a subshell that is left: the subshell, npm and the server are all gone within 5 s", async () => {
+    const { run, mark } = startAndLeave(`(cd ${JSON.stringify(app)} && npx loyalty-mock --port 0; true)`);
+    expect(await until(() => marked(mark).length === 0, 5000 + 10_000)).toBe(true);
+    expect(run.stderr()).toMatch(/the process that started bash had already exited \(bash, process \d+,/);
   });
 
   it("stays with --exit-with-parent false, as the CI guide's GitHub Actions step starts it", async () => {
