@@ -13,6 +13,7 @@ export default defineConfig({
     include: ["test/browser/**/*.test.ts"],
     exclude: [...configDefaults.exclude],
     isolate: true,
+    execArgv: [],
     maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 300_000,

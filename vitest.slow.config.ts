@@ -13,6 +13,7 @@ export default defineConfig({
     include: ["test/slow/**/*.test.ts", "test/fuzz/{operations,control,metadata}.test.ts"],
     exclude: [...configDefaults.exclude],
     isolate: true,
+    execArgv: [],
     // One file at a time: several of these measure latency, throughput or memory against a baseline of the same
     // run, which a second file running beside them would disturb.
     maxWorkers: 1,

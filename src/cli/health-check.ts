@@ -34,8 +34,15 @@ export function probeOf(env: NodeJS.ProcessEnv): { url: string; adminToken?: str
   return { url: record.url, ...(record.admin_token !== undefined && { adminToken: record.admin_token }) };
 }
 
-/** The check: exit 0 once the server answers 200 on its health (within 3 s), 1 otherwise, saying why. */
-export async function runHealthCheck(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * The check: exit 0 once the server answers 200 on its health (within 3 s), 1 otherwise, saying why. A refused
+ * token waits out the time as any other answer does (the server may be restarting with the right one); tests
+ * that check the refusal give less time.
+ */
+export async function runHealthCheck(
+  env: NodeJS.ProcessEnv = process.env,
+  { timeoutSeconds = 3 }: { timeoutSeconds?: number } = {},
+): Promise<number> {
   const probe = probeOf(env);
   if ("problem" in probe) {
     process.stderr.write(`loyalty-mock health: ${probe.problem}\n`);
@@ -45,7 +52,7 @@ export async function runHealthCheck(env: NodeJS.ProcessEnv = process.env): Prom
     {
       command: "wait",
       url: probe.url,
-      timeoutSeconds: 3,
+      timeoutSeconds,
       ...(probe.adminToken !== undefined && { adminToken: probe.adminToken }),
     },
     {},

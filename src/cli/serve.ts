@@ -9,6 +9,7 @@ import type { CommandLine } from "./command-line.js";
 import { everyAddressLine, openControlWarning } from "./exposure.js";
 import { claimHealthFile, releaseHealthFile } from "./health-file.js";
 import { launcherOf, watchLauncher } from "./launcher.js";
+import { launcherGoneAtStart } from "./launcher-gone.js";
 import { type NameOf, startFailure } from "./start-errors.js";
 import { clockNote, seedNote } from "./start-notes.js";
 
@@ -36,6 +37,12 @@ export async function serve(line: Serve): Promise<void> {
       readConfig(env, line.env, (warning) => say(`warning: ${warning}`), labels),
     );
     options = settings;
+    const gone = exitWithParent ? launcherGoneAtStart() : undefined;
+    if (gone !== undefined) {
+      // As the watch below stops it once its launcher exits; here the launcher exited before the watch could begin.
+      say(`not starting: ${gone}. --exit-with-parent false keeps a server whose launcher has exited`);
+      process.exit(0);
+    }
     const logger = createLogger({ level: logLevel });
     const running = await startServer({ ...settings, logger });
     // The load's garbage given back before the first answer is served: hundreds of MiB at a million cards, a few

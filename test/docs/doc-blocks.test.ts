@@ -1,17 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/command-line.js";
-import { type RunningServer, startServer } from "../../src/index.js";
 import { type Block, blocksOf, isSession, PAGES, where } from "../helpers/doc-blocks.js";
-import { commandsOf, portsFor, runPage, Session, serves, startsServer } from "../helpers/doc-shell.js";
+import { commandsOf } from "../helpers/doc-shell.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
  * Every fenced block of the user pages runs, or says why not (docs/internals/doc-blocks.md). Here: each block is
- * accounted for, and the shell sessions of the pages that need no server of their own run against a server this
- * file starts (the one `npm start` gives, seeded so that a run is reproducible). The pages that start the server
- * themselves run in the slow tier (test/slow/doc-blocks.test.ts).
+ * accounted for, without running it. The shell sessions and the transcripts spawn bash, curl and the built command
+ * for every line, so they run in the slow tier (test/slow/doc-blocks.test.ts).
  */
 
 /** What a block is, checked without running it. */
@@ -78,40 +76,4 @@ describe("every block of the user pages runs, or says why not", () => {
       for (const block of blocks.filter(isSession)) commandsOf(block);
       expect(problems).toEqual([]);
     });
-});
-
-describe("the shell sessions of the pages, against the server npm start gives", () => {
-  const servers: RunningServer[] = [];
-  afterAll(async () => {
-    for (const server of servers) await server.close();
-  });
-
-  for (const page of PAGES.filter(
-    (candidate) => blocksOf(candidate).some(isSession) && !startsServer(candidate),
-  ))
-    it(`${page}: every command does what the page shows`, async () => {
-      const ports = await portsFor();
-      servers.push(await startServer({ port: ports.get(3000), seed: "docs" }));
-      const session = new Session({ ports });
-      try {
-        expect(await runPage(page, session)).toEqual([]);
-      } finally {
-        await session.close();
-      }
-    });
-
-  // Issue 34: on 0.8.0 the named card of operations.md was already taken after the demo's calls, unsaid.
-  it("docs/reference/operations.md holds on a server the demo of docs/guide/demos.md has used", async () => {
-    const ports = await portsFor();
-    servers.push(await startServer({ port: ports.get(3000), seed: "docs" }));
-    const session = new Session({ ports });
-    try {
-      const demo = blocksOf("docs/guide/demos.md").filter(isSession).flatMap(commandsOf);
-      for (const command of demo.filter((candidate) => !serves(candidate.text)))
-        expect((await session.run(command.text)).exit).toBe(0);
-      expect(await runPage("docs/reference/operations.md", session)).toEqual([]);
-    } finally {
-      await session.close();
-    }
-  });
 });

@@ -68,6 +68,8 @@ export interface FuzzWorld {
   unchangedSince(mark: StateMark): boolean;
   /** Puts every project back to the baseline (removing projects added since, re-adding removed ones). */
   restore(): void;
+  /** Resolves once the server has seen every connection close (the journal writes then). */
+  connectionsClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,8 +115,31 @@ export async function fuzzWorld(options: Partial<StartOptions> = {}): Promise<Fu
     mark: () => markState(registry),
     unchangedSince: (mark) => unchangedSince(registry, mark),
     restore,
+    connectionsClosed: watchConnections(server),
     close: () => server.close(),
   };
+}
+
+/**
+ * Counts the server's open connections as they open and close. Polling getConnections with a 1 ms timer between
+ * looks cost each case about 2 ms of doing nothing (2.5 of the operations file's 7 s at 200 cases); the close
+ * event ends the wait as soon as it happens. The wait resolves one turn of the loop after the last close, once the
+ * listeners the request added to that close (the journal's) have run.
+ */
+function watchConnections(server: RunningServer): () => Promise<void> {
+  let open = 0;
+  const waiting: (() => void)[] = [];
+  server.server.on("connection", (socket) => {
+    open++;
+    socket.once("close", () => {
+      open--;
+      if (open === 0) for (const resolve of waiting.splice(0)) setImmediate(resolve);
+    });
+  });
+  return () =>
+    open === 0
+      ? new Promise<void>((resolve) => setImmediate(resolve))
+      : new Promise<void>((resolve) => waiting.push(resolve));
 }
 
 /** What the built-in prototypes look like, to tell whether a request managed to change one. */
@@ -230,7 +255,7 @@ export async function sendCase(
   const seen = uncaught.errors.length;
   const response = await rawRequest(world.port, request, { timeoutMs: 15_000 });
   // The exchange is over for the server only once it saw the connection close (the journal writes then).
-  await connectionsClosed(world);
+  await world.connectionsClosed();
   const exchange = { request, response };
   checkAnswer(exchange);
   expect(prototypeFingerprint()).toBe(prototypes);
@@ -241,16 +266,6 @@ export async function sendCase(
       true,
     );
   return exchange;
-}
-
-async function connectionsClosed(world: FuzzWorld): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const open = await new Promise<number>((resolve) =>
-      world.server.server.getConnections((_error, count) => resolve(count)),
-    );
-    if (open === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
 }
 
 /** The server still answers an ordinary request correctly. */

@@ -1,7 +1,35 @@
+import { createServer, type Server } from "node:http";
 import type { Express } from "express";
 import request from "supertest";
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { validateAny } from "./contract.js";
+
+const listening = new WeakMap<Express, Promise<Server>>();
+
+/**
+ * The app behind a server that listens until the end of the running test, started at its first request, for
+ * supertest to send to. Given the app itself, supertest starts and stops a server for every request: about 0.8 ms
+ * of CPU each, half of what a plain request costs, over the fast tier's 5,600 such requests. Outside a test (in a
+ * hook) there is no end to stop it at, so the app is handed over as it is. The server listens as supertest's own
+ * does (port 0 on every address), so requests reach the app from the same address.
+ */
+export function served(app: Express): Promise<Express | Server> {
+  const known = listening.get(app);
+  if (known) return known;
+  const server = createServer(app);
+  try {
+    onTestFinished(() => {
+      listening.delete(app);
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  } catch {
+    return Promise.resolve(app);
+  }
+  const started = new Promise<Server>((resolve) => server.listen(0, () => resolve(server)));
+  listening.set(app, started);
+  return started;
+}
 
 export interface Call {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -22,7 +50,7 @@ export async function send(
   call: Call,
   validate: (method: string, path: string, status: number, body: unknown) => void = validateAny,
 ): Promise<request.Response> {
-  let req = request(app)[call.method.toLowerCase() as "get"](call.path);
+  let req = request(await served(app))[call.method.toLowerCase() as "get"](call.path);
   for (const [name, value] of Object.entries(call.headers ?? {})) req = req.set(name, value);
   if (call.form) req = req.type("form");
   if (call.body !== undefined) req = req.send(call.body as object);

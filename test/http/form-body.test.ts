@@ -4,6 +4,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { FORM_FIELD_LIMIT } from "../../src/http/input/body.js";
 import { validateAny } from "../helpers/contract.js";
+import { served } from "../helpers/http.js";
 import { NO_TRICKS, SPEED_TRICK_VARIANTS } from "../helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
@@ -18,7 +19,11 @@ const TOKEN = "/v1/oauth/token";
 const FORM = "application/x-www-form-urlencoded";
 
 async function answer(app: Express, type: string, body: string) {
-  const res = await request(app).post(TOKEN).set(DEMO_KEYS).set("Content-Type", type).send(Buffer.from(body));
+  const res = await request(await served(app))
+    .post(TOKEN)
+    .set(DEMO_KEYS)
+    .set("Content-Type", type)
+    .send(Buffer.from(body));
   validateAny("POST", TOKEN, res.status, res.body);
   // A token's own values are new on every call; everything else must match.
   const { request_id: _id, access_token: _token, ...rest } = res.body as Record<string, unknown>;

@@ -7,6 +7,7 @@ import { plainJsonLength } from "../../src/http/fast/json-reader.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { validateAny } from "../helpers/contract.js";
+import { served } from "../helpers/http.js";
 import { NO_TRICKS, SPEED_TRICK_VARIANTS } from "../helpers/speed-tricks.js";
 import { buildWorld, DEMO_KEYS, defaultDocuments, storeSnapshot } from "../helpers/world.js";
 
@@ -22,7 +23,7 @@ const MEMBERS = "/v1/loyalties/camp_does_not_exist/members";
 const ordinary = buildWorld({ speedTricks: NO_TRICKS }).app;
 
 async function answer(app: Express, type: string, body: string | Buffer) {
-  const res = await request(app)
+  const res = await request(await served(app))
     .post(MEMBERS)
     .set(DEMO_KEYS)
     .set("Content-Type", type)

@@ -107,7 +107,21 @@ describe("a closed dispatcher", () => {
     await notify(w);
     await vi.waitUntil(() => hook.received.length === 1, { timeout: 30_000, interval: 5 });
     // The grace is min(timeout, 2 s): with the timeout's 600 s instead, this would outlast the test's own limit.
-    await w.registry.dispatcher.close();
+    // Counted on fake timers, so that the test says the grace is 2 s, not "at most", without waiting for it; the
+    // delivery's own timer, set before, is real, and cleared as the abort ends it.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldClearNativeTimers: true });
+    try {
+      let closed = false;
+      const closing = w.registry.dispatcher.close().then(() => {
+        closed = true;
+      });
+      await vi.advanceTimersByTimeAsync(1999);
+      expect(closed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await closing;
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await deliveries(w)).map((d) => [d.status, d.error])).toEqual([
       ["failed", "aborted: the server is shutting down"],
     ]);
