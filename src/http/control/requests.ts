@@ -39,7 +39,7 @@ const journalQuery = z.strictObject({
  */
 export const requestRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/requests",
     tag: "journal",
     summary: "The request journal, oldest first",
@@ -70,7 +70,7 @@ export const requestRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: "/projects/{projectId}/requests",
     tag: "journal",
     summary: "Empty the journal",

@@ -7,10 +7,10 @@ import { getInput, nameOperation, recheckedAuth, requestIdOf } from "../context.
 import { notAcceptable, notEmulated } from "../errors/http-errors.js";
 import { formBody, jsonBody } from "../input/body.js";
 import { validate } from "../input/validate.js";
-import { type Method, route } from "../route.js";
+import { route } from "../route.js";
 import { requireAuth } from "./authenticate.js";
 import { realOperationsFor } from "./real-operations.js";
-import { expressPath, OPERATIONS, type Operation } from "./table.js";
+import { OPERATIONS, type Operation } from "./table.js";
 
 /**
  * 406 for an Accept that rules JSON out (errors.mdx: "In most cases the only available response format is
@@ -102,9 +102,7 @@ export function mountOperations(
   const byPath = new Map<string, Operation[]>();
   for (const row of rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
   for (const [path, sharing] of byPath) {
-    const methods = Object.fromEntries(
-      sharing.map((row) => [row.method.toLowerCase() as Method, handlers(row, deps)]),
-    );
-    route(router, expressPath(path), methods, realButNotEmulated);
+    const methods = Object.fromEntries(sharing.map((row) => [row.method, handlers(row, deps)]));
+    route(router, path, methods, realButNotEmulated);
   }
 }

@@ -9,6 +9,7 @@ import { hexId } from "../../domain/shared/schema-parts.js";
 import { createTier, createTierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
+import type { HttpMethod } from "../route.js";
 
 /**
  * The operations, one row each, in the spirit of stripe-mock's single route table: a row holds everything about
@@ -18,8 +19,6 @@ import type { Notify } from "../../domain/webhooks/notification.js";
  * row here, one use case in the domain, its fixtures and its tests; docs/internals/adding-an-operation.md lists
  * every file, and test/api/operation-table.test.ts fails until each knows the row.
  */
-
-type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** How the operation reads a body: JSON (415 for another type), a form (the token endpoint), or none at all. */
 type BodyKind = "json" | "form" | "none";
@@ -183,9 +182,4 @@ export function operation(name: OperationName): Operation {
   const found = OPERATIONS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no operation ${name}`);
   return found;
-}
-
-/** The path as Express writes it: `{campaignId}` becomes `:campaignId`. */
-export function expressPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
 }
