@@ -13,6 +13,11 @@ export function expressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ":$1");
 }
 
+/** A path of the contract's form with its parameters filled in, each encoded as a path segment. */
+export function filledPath(path: string, params: Readonly<Record<string, string>>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+}
+
 /**
  * Declares one path (in the contract's form, `{name}` for a parameter) with the methods it answers, for the operations and the control API alike; any other method
  * on it is 405 with an Allow header, rather than the 404 an unknown path gets (docs/reference/operations.md, "Errors").

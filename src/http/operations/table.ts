@@ -32,6 +32,28 @@ export interface Call<Input> {
   notify: Notify;
 }
 
+/**
+ * What an example call is built from: records a project holds (the demo's, a bench project's, a sandbox's), by id,
+ * and a number a caller changes between calls wherever a call creates what must not exist yet.
+ */
+export interface ExampleIds {
+  campaign: string;
+  location: string;
+  /** An event type the project's schemas accept with no metadata required. */
+  event: string;
+  tierStructure: string;
+  incentive: string;
+  /** A customer's source id. */
+  customer: string;
+  n: number;
+}
+
+/** A plain successful call of an operation: its path parameters and its body (a form's fields for a form). */
+interface ExampleCall {
+  params: Readonly<Record<string, string>>;
+  body?: unknown;
+}
+
 interface OperationRow<Input> {
   /** What people call it: the dashboard's lists and forms, the journal's sentences. */
   title: string;
@@ -52,6 +74,8 @@ interface OperationRow<Input> {
   input?: z.ZodType<Input>;
   /** The use case and the response shaper: what the handler answers with on success. */
   run(call: Call<Input>): unknown;
+  /** The client side: a plain call of it that succeeds, for the clients and tests that call every operation. */
+  example(ids: ExampleIds): ExampleCall;
 }
 
 export type Operation = OperationRow<unknown> & { name: OperationName };
@@ -83,6 +107,7 @@ const TABLE = {
       if (!key) throw new Error("token endpoint reached without a key pair");
       return issueToken(registry, project, key, (input.body ?? {}) as Record<string, unknown>);
     },
+    example: () => ({ params: {}, body: { grant_type: "client_credentials", scope: "api" } }),
   }),
   addMember: row({
     title: "Assign a loyalty card",
@@ -96,6 +121,10 @@ const TABLE = {
       notify(assigned.notifications);
       return voucherResponse(assigned.voucher);
     },
+    example: (ids) => ({
+      params: { campaignId: ids.campaign },
+      body: { customer: { source_id: ids.customer } },
+    }),
   }),
   getLocation: row<RawInput>({
     title: "Get a location",
@@ -104,6 +133,7 @@ const TABLE = {
     auth: auth(["api", "locations"], { acceptsServiceOAuth: true }),
     body: "none",
     run: ({ auth: { project }, input }) => project.locations.get(String(input.params.locationId)),
+    example: (ids) => ({ params: { locationId: ids.location } }),
   }),
   trackEvent: row({
     title: "Custom event",
@@ -117,6 +147,7 @@ const TABLE = {
       notify(notifications);
       return eventResponse(event, customer);
     },
+    example: (ids) => ({ params: {}, body: { event: ids.event, customer: { source_id: ids.customer } } }),
   }),
   createTier: row({
     title: "Create a tier",
@@ -128,6 +159,13 @@ const TABLE = {
     // The structure id is not checked for shape: any unknown id is the structure's 404 (the order of docs/reference/operations.md, "Creating a tier: the rules").
     input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
     run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
+    example: (ids) => ({
+      params: { id: ids.tierStructure },
+      body: {
+        name: `Tier ${ids.n}`,
+        qualification_rules: { type: "POINTS", min_value: ids.n * 1000, max_value: ids.n * 1000 + 999 },
+      },
+    }),
   }),
   deleteIncentive: row({
     title: "Delete an incentive",
@@ -140,6 +178,7 @@ const TABLE = {
     // The id must match the contract's pattern before it is looked up (400, not 404).
     input: z.object({ params: z.object({ id: hexId("linc") }) }),
     run: ({ auth: { project }, input }) => deleteIncentive(project, input.params.id),
+    example: (ids) => ({ params: { id: ids.incentive } }),
   }),
 } as const;
 
