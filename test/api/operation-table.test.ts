@@ -30,6 +30,7 @@ import { buildWorld } from "../helpers/world.js";
  */
 const NAME_EVERY_ROW = [
   "src/cli/verify/steps.ts",
+  "src/http/control/demo/activity.ts",
   "test/api/auth-matrix.test.ts",
   "test/fuzz/operations.ts",
   "bench/scenarios.ts",
