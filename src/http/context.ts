@@ -10,6 +10,8 @@ interface Locals {
   /** Authenticates again when the world changed since `auth` was decided (see requireAuth). */
   recheck?: (auth: AuthContext) => AuthContext;
   input?: unknown;
+  /** The name of the operation table's row that took the request (its constant, never a copy). */
+  operation?: string;
 }
 
 function locals(res: Response): Locals {
@@ -45,6 +47,16 @@ export function setInput(res: Response, input: unknown): void {
 /** The input the route's validate() middleware parsed, typed by the route's schema. */
 export function getInput<T>(res: Response): T {
   return locals(res).input as T;
+}
+
+/** Marks the request as taken by the operation `name`, for its journal entry. */
+export function nameOperation(res: Response, name: string): void {
+  locals(res).operation = name;
+}
+
+/** The operation that took the request, or null when no row did (it allocates nothing for a request without one). */
+export function operationOf(res: Response): string | null {
+  return (res.locals.mock as Locals | undefined)?.operation ?? null;
 }
 
 /** The request id made for this request (requestLog). */

@@ -1,25 +1,40 @@
 import type { IRouter, RequestHandler } from "express";
 import { methodNotAllowed } from "./errors/http-errors.js";
 
-export type Method = "get" | "post" | "put" | "patch" | "delete";
+/**
+ * The HTTP methods a route of this server may take, written once: the operation table's rows, the control API's
+ * rows and the clients' calls all spell a method so (`GET`), and only route() lowers it for Express.
+ */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** A path as the contract writes it, `{campaignId}` for a parameter, as Express writes it: `:campaignId`. */
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/** A path of the contract's form with its parameters filled in, each encoded as a path segment. */
+export function filledPath(path: string, params: Readonly<Record<string, string>>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+}
 
 /**
- * Declares one path with the methods it answers, for the operations and the control API alike; any other method
+ * Declares one path (in the contract's form, `{name}` for a parameter) with the methods it answers, for the operations and the control API alike; any other method
  * on it is 405 with an Allow header, rather than the 404 an unknown path gets (docs/reference/operations.md, "Errors").
  * `otherMethod` may answer such a request first.
  */
 export function route(
   router: IRouter,
   path: string,
-  methods: Partial<Record<Method, RequestHandler[]>>,
+  methods: Partial<Record<HttpMethod, RequestHandler[]>>,
   otherMethod?: RequestHandler,
 ): void {
-  const entry = router.route(path);
+  const entry = router.route(expressPath(path));
   const allowed: string[] = [];
-  for (const [method, handlers] of Object.entries(methods) as [Method, RequestHandler[]][]) {
-    entry[method](...handlers);
-    allowed.push(method.toUpperCase());
-    if (method === "get") allowed.push("HEAD");
+  for (const [method, handlers] of Object.entries(methods) as [HttpMethod, RequestHandler[]][]) {
+    entry[method.toLowerCase() as Lowercase<HttpMethod>](...handlers);
+    allowed.push(method);
+    if (method === "GET") allowed.push("HEAD");
   }
   if (otherMethod) entry.all(otherMethod);
   entry.all((req) => {

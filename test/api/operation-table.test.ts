@@ -7,8 +7,10 @@ import { runInputs } from "../../src/cli/verify/scenario.js";
 import { SCENARIO } from "../../src/cli/verify/steps.js";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
+import { paramsOf } from "../../src/http/control/route-table.js";
 import { mountOperations } from "../../src/http/operations/mount.js";
-import { expressPath, OPERATIONS, type Operation, operation } from "../../src/http/operations/table.js";
+import { OPERATIONS, type Operation, operation } from "../../src/http/operations/table.js";
+import { expressPath, filledPath } from "../../src/http/route.js";
 import { operationCases } from "../fuzz/operations.js";
 import { operationFor } from "../helpers/contract.js";
 import { needsContract } from "../helpers/contract-skips.js";
@@ -28,8 +30,8 @@ import { buildWorld } from "../helpers/world.js";
  */
 const NAME_EVERY_ROW = [
   "src/cli/verify/steps.ts",
+  "src/http/control/demo/activity.ts",
   "test/api/auth-matrix.test.ts",
-  "test/control/rate-limit-default.test.ts",
   "test/fuzz/operations.ts",
   "bench/scenarios.ts",
 ];
@@ -54,6 +56,17 @@ function appWith(rows: readonly Operation[]) {
   return finishApp(app, DEFAULTS.bodyLimit);
 }
 
+/** Ids of any shape: an example's path parameters are filled from them. */
+const IDS = {
+  campaign: "c",
+  location: "l",
+  event: "e",
+  tierStructure: "t",
+  incentive: "i",
+  customer: "s",
+  n: 1,
+};
+
 describe("every row of the operation table", () => {
   const app = appWith(OPERATIONS);
 
@@ -74,6 +87,13 @@ describe("every row of the operation table", () => {
       const response = await request(app).patch(concretePath(row));
       expect(response.status).toBe(405);
       expect(response.headers.allow?.split(", ")).toContain(row.method);
+    });
+
+    it(`${row.name}: its example call names exactly its path's parameters, and a body where it reads one`, () => {
+      const call = row.example(IDS);
+      expect(Object.keys(call.params).sort()).toEqual(paramsOf(row.path).sort());
+      expect(filledPath(row.path, call.params)).not.toMatch(/[{}]/);
+      if (row.body === "none") expect(call.body).toBeUndefined();
     });
   }
 

@@ -1,3 +1,4 @@
+import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { loadProjectDocuments } from "../../src/domain/projects/load.js";
 import { createApp, createRegistry, ManualClock } from "../../src/index.js";
@@ -32,6 +33,15 @@ async function token(app: Parameters<typeof send>[0], keys: Record<string, strin
 }
 
 describe("seeded generators are per project", () => {
+  it("a control call draws from the server's stream however its prefix is spelled, credentials or not", async () => {
+    const quiet = seededApp({ seed: "per-project" });
+    const busy = seededApp({ seed: "per-project" });
+    // Express routes /__MOCK as /__mock: the request id must be the control call's too, not the demo's.
+    const listed = await request(busy.app).get("/__MOCK/projects").set(DEMO_KEYS);
+    expect(listed.status).toBe(200);
+    expect(await token(busy.app, DEMO_KEYS)).toEqual(await token(quiet.app, DEMO_KEYS));
+  });
+
   it("traffic on one project does not shift another project's ids", async () => {
     const quiet = seededApp({ seed: "per-project" });
     const busy = seededApp({ seed: "per-project" });

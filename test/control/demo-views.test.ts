@@ -1,3 +1,4 @@
+import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, createHttpServer } from "../../src/index.js";
 import { control, validateControl } from "../helpers/control.js";
@@ -130,6 +131,17 @@ describe("GET /__mock/projects/{projectId}/activity", () => {
       { ok: true, text: "Alice Nowak earned 100 points for user_subscribed" },
       { ok: true, text: expect.stringMatching(/^Zofia Lis joined Demo Loyalty Program with card DEMO-/) },
     ]);
+  });
+
+  it("tells an operation by the name its row gave the entry, never by a URL that only looks like its path", async () => {
+    const world = buildWorld();
+    await send(world.app, { method: "GET", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS });
+    // The shape of a location's path with one segment more: no row handled it, so it is told as the request it was.
+    await request(world.app).get("/v1/locations/loc_demo_circle/extra").set(DEMO_KEYS);
+    const res = await control(world.app, { method: "GET", path: "/__mock/projects/demo/activity?limit=2" });
+    const texts = (res.body.activity as { text: string }[]).map(({ text }) => text);
+    expect(texts[0]).toMatch(/^GET \/v1\/locations\/loc_demo_circle\/extra failed: 404/);
+    expect(texts[1]).toMatch(/^The app looked up the location /);
   });
 });
 

@@ -53,6 +53,12 @@ describe("request journal filters", () => {
         "/v1/locations/loc_demo_polygon",
       ],
     },
+    {
+      // By the row that handled it: the 404 of an unknown location is still getLocation's.
+      query: "?operation=getLocation",
+      paths: ["/v1/locations/loc_demo_circle", "/v1/locations/loc_nope", "/v1/locations/loc_demo_polygon"],
+    },
+    { query: "?operation=generateToken,addMember", paths: ["/v1/oauth/token"] },
     { query: "?status=4xx", paths: ["/v1/locations/loc_nope", "/v1/oauth/token"] },
     {
       query: "?status=200&status=404",
@@ -88,6 +94,11 @@ describe("request journal filters", () => {
     { query: "?since=yesterday", details: 'Query parameter since should match format "datetime"' },
     { query: "?limit=0", details: "Query parameter limit should be >= 1" },
     { query: "?path=v1/events", details: 'Query parameter path should match pattern "^\\/"' },
+    {
+      query: "?operation=getWidget",
+      details:
+        "Query parameter operation should be an operation's name: generateToken, addMember, getLocation, trackEvent, createTier, deleteIncentive",
+    },
     { query: "?sort=desc", details: "Query parameter sort is not allowed" },
   ];
   for (const { query, details } of bad) {

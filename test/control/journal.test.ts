@@ -25,6 +25,7 @@ describe("the request journal", () => {
       time: "2026-11-20T10:00:00.000Z",
       method: "GET",
       path: "/v1/locations/loc_demo_circle",
+      operation: "getLocation",
       query: { expand: "none" },
       body: null,
       status: 200,
@@ -123,8 +124,10 @@ describe("the request journal", () => {
     const { app } = buildWorld();
     await send(app, { method: "GET", path: "/v1/widgets", headers: DEMO_KEYS });
     await send(app, { method: "DELETE", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS });
-    const statuses = (await journal(app)).body.requests.map((entry: { status: number }) => entry.status);
-    expect(statuses).toEqual([404, 405]);
+    const entries = (await journal(app)).body.requests;
+    expect(entries.map((entry: { status: number }) => entry.status)).toEqual([404, 405]);
+    // No row handled either, so neither names an operation.
+    expect(entries.map((entry: { operation: string | null }) => entry.operation)).toEqual([null, null]);
   });
 
   describe("attribution of requests that fail authentication", () => {

@@ -27,7 +27,9 @@ describe("the control API's OpenAPI document", () => {
       // A fresh world each: rows delete and reset projects. The live feed is asked with HEAD, which ends it.
       const { app } = buildWorld();
       const path = concrete(row.path);
-      const method = row.path.endsWith("/feed") ? "head" : row.method;
+      const method = row.path.endsWith("/feed")
+        ? "head"
+        : (row.method.toLowerCase() as Lowercase<typeof row.method>);
       const res = await request(app)[method](path);
       expect(res.body?.details ?? "", `${row.method} ${path}`).not.toMatch(/no such endpoint/);
       expect(res.status, `${row.method} ${path}`).not.toBe(405);
@@ -37,7 +39,8 @@ describe("the control API's OpenAPI document", () => {
   it("a method the path does not take is 405 with Allow, as before the table", async () => {
     const { app } = buildWorld();
     const byPath = new Map<string, string[]>();
-    for (const row of CONTROL_ROUTES) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row.method]);
+    for (const row of CONTROL_ROUTES)
+      byPath.set(row.path, [...(byPath.get(row.path) ?? []), row.method.toLowerCase()]);
     for (const [path, methods] of byPath) {
       const other = METHODS.find((method) => !methods.includes(method));
       if (other === undefined) continue;

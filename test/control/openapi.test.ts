@@ -5,7 +5,7 @@ import { buildWorld } from "../helpers/world.js";
 
 /** Every (method, path template) of the control route table, in OpenAPI's spelling. */
 function tableOperations(): string[] {
-  return CONTROL_ROUTES.map((row) => `${row.method} /__mock${row.path}`).sort();
+  return CONTROL_ROUTES.map((row) => `${row.method.toLowerCase()} /__mock${row.path}`).sort();
 }
 
 describe("GET /__mock/openapi.json", () => {

@@ -13,15 +13,15 @@ import { buildWorld } from "../helpers/world.js";
  * row that takes one: a new row with a body fails here until it has its own (its input would be refused first).
  */
 const BODIES: Record<string, unknown> = {
-  "post /projects/{projectId}/clock": { advance_seconds: 1 },
-  "post /projects/{projectId}/faults": { path: "/v1/events", action: "drop" },
-  "post /projects/{projectId}/keys": {},
-  "post /projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/hook" },
-  "put /projects/{projectId}/settings": {},
-  "patch /projects/{projectId}/settings": {},
-  "put /projects/{projectId}/state": { project: { id: "nope" } },
-  "post /projects/{projectId}/snapshots": { name: "start" },
-  "post /projects/{projectId}/plays": { scenario: "first-month" },
+  "POST /projects/{projectId}/clock": { advance_seconds: 1 },
+  "POST /projects/{projectId}/faults": { path: "/v1/events", action: "drop" },
+  "POST /projects/{projectId}/keys": {},
+  "POST /projects/{projectId}/webhooks": { url: "http://127.0.0.1:9/hook" },
+  "PUT /projects/{projectId}/settings": {},
+  "PATCH /projects/{projectId}/settings": {},
+  "PUT /projects/{projectId}/state": { project: { id: "nope" } },
+  "POST /projects/{projectId}/snapshots": { name: "start" },
+  "POST /projects/{projectId}/plays": { scenario: "first-month" },
 };
 
 const UNDER_PROJECT = CONTROL_ROUTES.filter((row) => /^\/projects\/\{projectId\}(\/|$)/.test(row.path));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { projectDefaultsOf } from "../../src/config/project-defaults.js";
 import { ConfigError, DEFAULTS, readConfig } from "../../src/config/settings.js";
-import type { OperationName } from "../../src/http/operations/table.js";
-import { OPERATIONS } from "../../src/http/operations/table.js";
+import { type ExampleIds, OPERATIONS, type Operation } from "../../src/http/operations/table.js";
+import { filledPath } from "../../src/http/route.js";
 import { expectError, send } from "../helpers/http.js";
 import { v2Headers } from "../helpers/v2.js";
 import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
@@ -14,46 +14,28 @@ import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
  * Organization plan, 2,000 API requests per minute.
  */
 
-/** A plain successful call of each operation (typed by name, so a new row must be added here too). */
-const PLAIN_200: Record<OperationName, (world: World) => Promise<Awaited<ReturnType<typeof send>>>> = {
-  generateToken: (world) =>
-    send(world.app, {
-      method: "POST",
-      path: "/v1/oauth/token",
-      headers: DEMO_KEYS,
-      form: true,
-      body: { grant_type: "client_credentials", scope: "api" },
-    }),
-  addMember: (world) =>
-    send(world.app, {
-      method: "POST",
-      path: "/v1/loyalties/camp_demo_loyalty/members",
-      headers: DEMO_KEYS,
-      body: { customer: { source_id: "limits@example.com" } },
-    }),
-  getLocation: (world) =>
-    send(world.app, { method: "GET", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS }),
-  trackEvent: (world) =>
-    send(world.app, {
-      method: "POST",
-      path: "/v1/events",
-      headers: DEMO_KEYS,
-      body: { event: "cart_abandoned", customer: { source_id: "limits@example.com" } },
-    }),
-  createTier: async (world) =>
-    send(world.app, {
-      method: "POST",
-      path: "/v2/loyalties/tier-structures/lts_d0000000000000001/tiers",
-      headers: await v2Headers(world),
-      body: { name: "Gold", qualification_rules: { type: "POINTS", min_value: 5000 } },
-    }),
-  deleteIncentive: async (world) =>
-    send(world.app, {
-      method: "DELETE",
-      path: "/v2/loyalties/incentives/linc_d0000000000000001",
-      headers: await v2Headers(world),
-    }),
+/** The demo's records, which every operation's example call is built from. */
+const DEMO_IDS: ExampleIds = {
+  campaign: "camp_demo_loyalty",
+  location: "loc_demo_circle",
+  event: "cart_abandoned",
+  tierStructure: "lts_d0000000000000001",
+  incentive: "linc_d0000000000000001",
+  customer: "limits@example.com",
+  n: 50,
 };
+
+/** A plain successful call of the operation: its row's example, with the credentials its row takes. */
+async function plain200(world: World, row: Operation) {
+  const { params, body } = row.example(DEMO_IDS);
+  return send(world.app, {
+    method: row.method,
+    path: filledPath(row.path, params),
+    headers: row.auth.v2 ? await v2Headers(world) : DEMO_KEYS,
+    ...(row.body === "form" && { form: true }),
+    ...(body !== undefined && { body }),
+  });
+}
 
 describe("rate-limit headers by default", () => {
   it("the default is the service's 2,000 calls a minute", () => {
@@ -64,7 +46,7 @@ describe("rate-limit headers by default", () => {
   for (const row of OPERATIONS) {
     it(`${row.method} ${row.path} - a plain 200 carries X-Rate-Limit-Limit and the real remaining count`, async () => {
       const world = buildWorld();
-      const res = await PLAIN_200[row.name](world);
+      const res = await plain200(world, row);
       expect(res.status).toBe(200);
       expect(res.headers["x-rate-limit-limit"]).toBe("2000");
       // Every call the project made in this window counts, the v2 calls' token requests included.

@@ -21,12 +21,19 @@ describe("Ring", () => {
   });
 });
 
-function entry(time: string, status: number | null, method = "GET", path = "/v1/x"): JournalEntry {
+function entry(
+  time: string,
+  status: number | null,
+  method = "GET",
+  path = "/v1/x",
+  operation: string | null = null,
+): JournalEntry {
   return {
     request_id: `v-${time}`,
     time,
     method,
     path,
+    operation,
     query: {},
     headers: {},
     body: null,
@@ -53,6 +60,16 @@ describe("RequestJournal", () => {
     expect(times(journal.list({ since: Date.parse("2026-01-01T00:01:00.000Z") }))).toEqual(["01", "02"]);
     expect(times(journal.list({ until: Date.parse("2026-01-01T00:00:59.000Z") }))).toEqual(["00"]);
     expect(times(journal.list({ limit: 1 }))).toEqual(["02"]);
+  });
+
+  it("filters by the operation that handled the request; one no operation handled matches none", () => {
+    const journal = new RequestJournal(10);
+    journal.record(entry("2026-01-01T00:00:00.000Z", 200, "GET", "/v1/locations/a", "getLocation"), 10);
+    journal.record(entry("2026-01-01T00:01:00.000Z", 404, "GET", "/v1/nothing"), 10);
+    journal.record(entry("2026-01-01T00:02:00.000Z", 200, "POST", "/v1/events", "trackEvent"), 10);
+    const times = (list: JournalEntry[]) => list.map((e) => e.time.slice(14, 16));
+    expect(times(journal.list({ operations: ["trackEvent"] }))).toEqual(["02"]);
+    expect(times(journal.list({ operations: ["getLocation", "trackEvent"] }))).toEqual(["00", "02"]);
   });
 });
 

@@ -3,7 +3,7 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 
 /**
- * The operations as the journal filter and the fault rules name them (method and path pattern), read from
+ * The operations as the journal filter (by name) and the fault rules (method and path pattern) name them, read from
  * the server's own table (GET /__mock/operations) rather than kept here, so the page cannot list another set.
  * @typedef {{ name: string, title: string, method: string, path: string }} Operation
  */

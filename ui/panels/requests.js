@@ -56,8 +56,8 @@ export function requestsPanel(section, context) {
       const list = await api(projectPath(context.projectId, "requests"), {
         query: {
           limit: SHOWN,
-          method: chosen?.method,
-          path: chosen?.path,
+          // By the name the handling row stamped on the entry, not its URL (a path pattern would also match a 404).
+          operation: chosen?.name,
           status: status.value,
         },
       });

@@ -8,6 +8,11 @@ export interface JournalEntry {
   time: string;
   method: string;
   path: string;
+  /**
+   * The operation that handled the request, by its row's name in the operation table (`trackEvent`); null when
+   * no row did: an unknown path, a 501, or a request a fault or the rate limit answered before its route.
+   */
+  operation: string | null;
   query: Record<string, unknown>;
   headers: Record<string, string | string[]>;
   /** The parsed body when the operation read it, the raw text when it could not parse it, else null. */
@@ -32,6 +37,7 @@ export interface JournalRecord {
   readonly timeMs: number;
   readonly method: string;
   readonly path: string;
+  readonly operation: string | null;
   readonly status: number | null;
   entry(): JournalEntry;
 }
@@ -39,6 +45,8 @@ export interface JournalRecord {
 export interface JournalFilter {
   methods?: readonly string[];
   path?: string;
+  /** Operation names (the table's row names); an entry no row handled matches none. */
+  operations?: readonly string[];
   /** Exact statuses (`404`) or classes (`4xx`). */
   statuses?: readonly string[];
   /** Epoch milliseconds on the project's clock, inclusive. */
@@ -121,6 +129,7 @@ export class RequestJournal {
         timeMs: Date.parse(entry.time),
         method: entry.method,
         path: entry.path,
+        operation: entry.operation,
         status: entry.status,
         entry: () => entry,
       },
@@ -146,6 +155,8 @@ export class RequestJournal {
     const matches = this.#ring.toArray().filter((record) => {
       if (methods && !methods.includes(record.method)) return false;
       if (path && !path(record.path)) return false;
+      if (filter.operations && (record.operation === null || !filter.operations.includes(record.operation)))
+        return false;
       if (filter.statuses && !statusMatches(filter.statuses, record.status)) return false;
       if (filter.since !== undefined && record.timeMs < filter.since) return false;
       if (filter.until !== undefined && record.timeMs > filter.until) return false;

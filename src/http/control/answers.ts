@@ -116,6 +116,12 @@ export const journalEntryAnswer = z.strictObject({
   time: dateTime,
   method: z.string(),
   path: z.string(),
+  operation: z
+    .string()
+    .nullable()
+    .describe(
+      "The operation that handled the request (its name in GET /__mock/operations); null when none did",
+    ),
   query: z.record(z.string(), z.unknown()),
   headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
   body: z.unknown(),

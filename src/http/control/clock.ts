@@ -50,7 +50,7 @@ export const moveClockBody = z
  */
 export const clockRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/clock",
     tag: "clock",
     summary: "The project's clock",
@@ -58,7 +58,7 @@ export const clockRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => clockView(project),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects/{projectId}/clock",
     tag: "clock",
     summary: "Move or set the project's clock",

@@ -10,7 +10,7 @@ const FAULT = "/projects/{projectId}/faults/{faultId}";
 /** Fault rules of a project: add one, list them, delete one or all. See domain/faults for what each action does. */
 export const faultRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/faults",
     tag: "faults",
     summary: "The project's fault rules",
@@ -19,7 +19,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => listOf("faults", project.faults.list().map(asObject)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects/{projectId}/faults",
     tag: "faults",
     summary: "Add a fault rule",
@@ -34,7 +34,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: "/projects/{projectId}/faults",
     tag: "faults",
     summary: "Delete every fault rule",
@@ -45,7 +45,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     }),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: FAULT,
     tag: "faults",
     summary: "One fault rule",
@@ -56,7 +56,7 @@ export const faultRoutes: readonly ControlRoute[] = [
     }),
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: FAULT,
     tag: "faults",
     summary: "Delete one fault rule",

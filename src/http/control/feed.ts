@@ -28,7 +28,7 @@ function eventOf(batch: FeedBatch): string {
  */
 export const feedRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/feed",
     tag: "feed",
     summary: "What changes in the project, live (server-sent events)",

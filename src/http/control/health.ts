@@ -5,7 +5,7 @@ import { VERSION } from "./version.js";
 /** Liveness for CI: it answers once the fixtures are loaded, since the app is built after them. */
 export const healthRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/health",
     tag: "server",
     summary: "Liveness: 200 once the fixtures are loaded",

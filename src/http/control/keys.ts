@@ -15,7 +15,7 @@ const appIdOf = (call: KeyCall) => String(call.params.appId);
 /** POST .../keys/{appId}/{action}: answers the key as it is after the action. */
 function keyAction(action: string, summary: string, act: (call: KeyCall) => Parameters<typeof keyView>[0]) {
   return row({
-    method: "post",
+    method: "POST",
     path: `${KEY}/${action}`,
     tag: "keys",
     summary,
@@ -31,7 +31,7 @@ function keyAction(action: string, summary: string, act: (call: KeyCall) => Para
  */
 export const keyRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/keys",
     tag: "keys",
     summary: "The project's API keys",
@@ -39,7 +39,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     handle: (call) => listOf("api_keys", call.project.apiKeys.list().map(keyView)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects/{projectId}/keys",
     tag: "keys",
     summary: "Create an API key (credentials generated when absent)",
@@ -52,7 +52,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     handle: (call) => keyView(createKey(call.deps.registry, call.project, call.body)),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: KEY,
     tag: "keys",
     summary: "One API key",
@@ -60,7 +60,7 @@ export const keyRoutes: readonly ControlRoute[] = [
     handle: (call) => keyView(call.project.apiKeys.get(appIdOf(call))),
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: KEY,
     tag: "keys",
     summary: "Delete a key: refused at once, its tokens after the grace period",

@@ -5,7 +5,7 @@ import { exactUnderKeys } from "../../platform/exact-json.js";
 import { jsonBody } from "../input/body.js";
 import { streamedJsonBody } from "../input/streamed-json.js";
 import { parseInput } from "../input/validate.js";
-import { type Method, route } from "../route.js";
+import { type HttpMethod, route } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 import { type ControlRoute, namesProject, paramsOf } from "./route-table.js";
 import { DEFAULT_STATE_BODY_LIMIT } from "./state.js";
@@ -16,13 +16,13 @@ import { DEFAULT_STATE_BODY_LIMIT } from "./state.js";
  * `/webhooks/{webhookId}` in the table), a method the path does not take answering 405 with Allow.
  */
 export function mountControlRoutes(router: Router, routes: readonly ControlRoute[], deps: ControlDeps): void {
-  const paths = new Map<string, Partial<Record<Method, RequestHandler[]>>>();
+  const paths = new Map<string, Partial<Record<HttpMethod, RequestHandler[]>>>();
   for (const row of routes) {
     const methods = paths.get(row.path) ?? {};
     methods[row.method] = handlersOf(row, deps);
     paths.set(row.path, methods);
   }
-  for (const [path, methods] of paths) route(router, path.replace(/\{([^}]+)\}/g, ":$1"), methods);
+  for (const [path, methods] of paths) route(router, path, methods);
 }
 
 /**

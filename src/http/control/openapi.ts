@@ -35,7 +35,10 @@ export function openApiOf(routes: readonly ControlRoute[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const row of routes) {
     const path = `/__mock${row.path}`;
-    paths[path] = { ...paths[path], [row.method]: operation(row, outputs.schemaOf, inputs.schemaOf) };
+    paths[path] = {
+      ...paths[path],
+      [row.method.toLowerCase()]: operation(row, outputs.schemaOf, inputs.schemaOf),
+    };
   }
   return {
     openapi: "3.1.0",

@@ -25,7 +25,7 @@ const createProjectBody = z.unknown().meta({
 /** Projects (tenants): create one per CI job, look at them, remove them, put them back to their fixtures. */
 export const projectRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects",
     tag: "projects",
     summary: "All projects",
@@ -33,7 +33,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     handle: ({ deps }) => listOf("projects", deps.registry.list().map(projectView)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects",
     tag: "projects",
     summary: "Create an isolated project",
@@ -72,7 +72,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}",
     tag: "projects",
     summary: "One project",
@@ -80,7 +80,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => projectView(project),
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: "/projects/{projectId}",
     tag: "projects",
     summary: "Remove a project and everything in it",
@@ -91,7 +91,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects/{projectId}/reset",
     tag: "projects",
     summary: "The project back to its fixtures",
@@ -102,7 +102,7 @@ export const projectRoutes: readonly ControlRoute[] = [
     handle: ({ deps, project }) => projectView(deps.registry.reset(project.id)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/reset",
     tag: "projects",
     summary: "Every project back to its fixtures",

@@ -1,22 +1,30 @@
 import { z } from "zod";
 import { pathPatternSchema } from "../../emulation/path-pattern.js";
+import { OPERATIONS } from "../operations/table.js";
 import { clearedAnswer, journalEntryAnswer, listSchema } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { listOf } from "./shapes.js";
 
 /** A comma-separated list in one query parameter, or the parameter repeated. */
-function listParam(item: z.ZodString) {
+function listParam(item: z.ZodType<string, string>) {
   return z
     .union([z.string(), z.array(z.string())])
     .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((part) => part.split(",")))
     .pipe(z.array(item).min(1));
 }
 
+const OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);
+
 const instant = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
 
 const journalQuery = z.strictObject({
   method: listParam(z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method")).optional(),
   path: pathPatternSchema.optional(),
+  operation: listParam(
+    z.string().refine((name) => OPERATION_NAMES.includes(name), {
+      message: `should be an operation's name: ${OPERATION_NAMES.join(", ")}`,
+    }),
+  ).optional(),
   status: listParam(
     z.string().regex(/^([1-5]\d\d|[1-5]xx)$/i, "must be a status such as 404 or 4xx"),
   ).optional(),
@@ -31,7 +39,7 @@ const journalQuery = z.strictObject({
  */
 export const requestRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/requests",
     tag: "journal",
     summary: "The request journal, oldest first",
@@ -39,6 +47,8 @@ export const requestRoutes: readonly ControlRoute[] = [
     queryHelp: {
       method: "Comma-separated methods",
       path: "Exact path or pattern ({name} or * for one segment, ** for anything)",
+      operation:
+        "Comma-separated operation names (GET /__mock/operations); a request no operation handled matches none",
       status: "Comma-separated statuses or classes (404, 4xx)",
       since: "From this moment on the project's clock (ISO 8601)",
       until: "Up to this moment on the project's clock (ISO 8601)",
@@ -50,6 +60,7 @@ export const requestRoutes: readonly ControlRoute[] = [
       const entries = project.journal.list({
         ...(query.method && { methods: query.method }),
         ...(query.path !== undefined && { path: query.path }),
+        ...(query.operation && { operations: query.operation }),
         ...(query.status && { statuses: query.status }),
         ...(query.since !== undefined && { since: query.since }),
         ...(query.until !== undefined && { until: query.until }),
@@ -59,7 +70,7 @@ export const requestRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: "/projects/{projectId}/requests",
     tag: "journal",
     summary: "Empty the journal",

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { Project } from "../../domain/projects/project.js";
-import type { Method } from "../route.js";
+import type { HttpMethod } from "../route.js";
 import type { ControlDeps } from "./deps.js";
 
 /**
@@ -46,7 +46,7 @@ type ControlErrors = Partial<Record<400 | 404 | 409, readonly string[]>>;
  * cannot drift. Every row is behind the admin token when the server has one: it is checked before the route.
  */
 export interface ControlRoute<Query = unknown, Body = unknown> {
-  method: Method;
+  method: HttpMethod;
   /** Under /__mock, as OpenAPI writes it: `{name}` for a path parameter (always a string). */
   path: string;
   /** The OpenAPI tag: the group the route belongs to. */

@@ -30,7 +30,7 @@ const PATH = "/projects/{projectId}/settings";
 /** Per-project settings: rate limiting, the v2 auth mode, the token grace period and the journal size. */
 export const settingsRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: PATH,
     tag: "settings",
     summary: "The project's settings and those in force",
@@ -38,7 +38,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     handle: ({ deps: { registry }, project }) => settingsView(registry, project),
   }),
   row({
-    method: "put",
+    method: "PUT",
     path: PATH,
     tag: "settings",
     summary: "Replace the project's settings",
@@ -50,7 +50,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "patch",
+    method: "PATCH",
     path: PATH,
     tag: "settings",
     summary: "Change some settings",

@@ -60,7 +60,7 @@ const PATH = "/projects/{projectId}/snapshots";
  */
 export const snapshotRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: PATH,
     tag: "snapshots",
     summary: "The project's named snapshots, oldest first",
@@ -68,7 +68,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
     handle: ({ deps, project }) => listOfProject(project, deps.registry.snapshots.list(project.id)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: PATH,
     tag: "snapshots",
     summary: "Save the project's whole state under a name",
@@ -91,7 +91,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "post",
+    method: "POST",
     path: `${PATH}/{name}/restore`,
     tag: "snapshots",
     summary: "Put the project back as the snapshot holds it, clock included",
@@ -105,7 +105,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
       projectView(deps.registry.restoreSnapshot(project.id, String(params.name))),
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: `${PATH}/{name}`,
     tag: "snapshots",
     summary: "Remove a named snapshot",

@@ -17,7 +17,7 @@ const PATH = "/projects/{projectId}/state";
  */
 export const stateRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: PATH,
     tag: "state",
     summary: "Export the project's whole state in the fixture format",
@@ -26,7 +26,7 @@ export const stateRoutes: readonly ControlRoute[] = [
     handle: ({ res, project }) => sendProjectState(res, project),
   }),
   row({
-    method: "put",
+    method: "PUT",
     path: PATH,
     tag: "state",
     summary: "Replace the project's whole state (validated like fixtures; a bad document changes nothing)",

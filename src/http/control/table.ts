@@ -19,7 +19,7 @@ import { webhookRoutes } from "./webhooks.js";
 
 /** The control API's own description, generated from the table it belongs to. */
 const documentRoute: ControlRoute = {
-  method: "get",
+  method: "GET",
   path: "/openapi.json",
   tag: "server",
   summary: "This document",

@@ -46,7 +46,7 @@ function viewRows(view: View): ControlRoute[] {
   const words = view.name.replaceAll("-", " ");
   return [
     row({
-      method: "get",
+      method: "GET",
       path: `/projects/{projectId}/${view.name}`,
       tag: "views",
       summary: `The project's ${words}`,
@@ -76,7 +76,7 @@ function viewRows(view: View): ControlRoute[] {
       },
     }),
     row({
-      method: "get",
+      method: "GET",
       path: `/projects/{projectId}/${view.name}/{recordId}`,
       tag: "views",
       summary: `One of the project's ${words}, by id${view.alternateKey ? " (or code/name)" : ""}`,

@@ -24,7 +24,7 @@ const DELIVERIES = `${WEBHOOKS}/deliveries`;
 export const webhookRoutes: readonly ControlRoute[] = [
   // Before {webhookId}, which would otherwise take "deliveries" for an endpoint's id.
   row({
-    method: "get",
+    method: "GET",
     path: DELIVERIES,
     tag: "webhooks",
     summary: "The project's webhook deliveries (its outbox), oldest first",
@@ -46,7 +46,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: DELIVERIES,
     tag: "webhooks",
     summary: "Empty the outbox",
@@ -54,7 +54,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => project.outbox.clear(),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: `${DELIVERIES}/{deliveryId}/resend`,
     tag: "webhooks",
     summary: "Send a delivery again to its endpoint",
@@ -68,7 +68,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
       registry.dispatcher.resend(project, String(params.deliveryId)),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: WEBHOOKS,
     tag: "webhooks",
     summary: "The project's webhook endpoints",
@@ -76,7 +76,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => listOf("webhooks", project.webhooks.list()),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: WEBHOOKS,
     tag: "webhooks",
     summary: "Add a webhook endpoint",
@@ -98,7 +98,7 @@ export const webhookRoutes: readonly ControlRoute[] = [
     },
   }),
   row({
-    method: "delete",
+    method: "DELETE",
     path: `${WEBHOOKS}/{webhookId}`,
     tag: "webhooks",
     summary: "Delete a webhook endpoint",

@@ -6,9 +6,9 @@ import type { JournalEntry, JournalRecord, RequestJournal } from "../../emulatio
  * entry on every call (so no reader can change what the next one sees), and nobody may change the materials
  * afterwards.
  *
- * The record is one object holding what the filters read (time, method, path, status) and the materials, with no
- * reference to the request or response, which would otherwise keep their socket's buffers alive for as long as
- * the entry stays in the ring (http/traffic/journal.ts builds it).
+ * The record is one object holding what the filters read (time, method, path, operation, status) and the
+ * materials, with no reference to the request or response, which would otherwise keep their socket's buffers
+ * alive for as long as the entry stays in the ring (http/traffic/journal.ts builds it).
  */
 export function keepUnbuilt(journal: RequestJournal, record: JournalRecord, capacity: number): void {
   journal.recordLazily(record, capacity);

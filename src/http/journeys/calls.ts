@@ -1,5 +1,6 @@
 import { type RawAnswer, requestBounded } from "../../platform/bounded-request.js";
 import { checkDepth, ExchangeFailed } from "../../platform/read-answer.js";
+import type { HttpMethod } from "../route.js";
 
 /**
  * One call of a play, made as carefully as verify makes its own (platform/bounded-request.ts): to the server's own
@@ -16,7 +17,7 @@ export interface CallTarget {
 }
 
 export interface Call {
-  method: "GET" | "POST" | "DELETE";
+  method: HttpMethod;
   path: string;
   headers: Record<string, string>;
   body?: string;

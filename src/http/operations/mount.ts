@@ -3,14 +3,14 @@ import type { AuthContext } from "../../domain/auth/authenticate.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { NotificationCause } from "../../domain/webhooks/envelope.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
-import { getInput, recheckedAuth, requestIdOf } from "../context.js";
+import { getInput, nameOperation, recheckedAuth, requestIdOf } from "../context.js";
 import { notAcceptable, notEmulated } from "../errors/http-errors.js";
 import { formBody, jsonBody } from "../input/body.js";
 import { validate } from "../input/validate.js";
-import { type Method, route } from "../route.js";
+import { route } from "../route.js";
 import { requireAuth } from "./authenticate.js";
 import { realOperationsFor } from "./real-operations.js";
-import { expressPath, OPERATIONS, type Operation } from "./table.js";
+import { OPERATIONS, type Operation } from "./table.js";
 
 /**
  * 406 for an Accept that rules JSON out (errors.mdx: "In most cases the only available response format is
@@ -23,6 +23,17 @@ const acceptsJson: RequestHandler = (req, _res, next) => {
     return next();
   throw notAcceptable(accept);
 };
+
+/**
+ * The row's first step: the request is named after the row (for its journal entry, before anything can refuse it),
+ * then its Accept is judged. One function per row, made at mount, so naming costs no allocation per request.
+ */
+function entering(name: string): RequestHandler {
+  return (req, res, next) => {
+    nameOperation(res, name);
+    acceptsJson(req, res, next);
+  };
+}
 
 /**
  * Anything no route answers that is an operation of the real service: 501 not_emulated
@@ -63,7 +74,7 @@ function handlers(row: Operation, { registry, bodyLimit }: OperationDeps): Reque
         : [];
   const schema = row.input;
   return [
-    acceptsJson,
+    entering(row.name),
     requireAuth(registry, row.auth),
     ...body,
     ...(schema ? [validate(schema)] : []),
@@ -91,9 +102,7 @@ export function mountOperations(
   const byPath = new Map<string, Operation[]>();
   for (const row of rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
   for (const [path, sharing] of byPath) {
-    const methods = Object.fromEntries(
-      sharing.map((row) => [row.method.toLowerCase() as Method, handlers(row, deps)]),
-    );
-    route(router, expressPath(path), methods, realButNotEmulated);
+    const methods = Object.fromEntries(sharing.map((row) => [row.method, handlers(row, deps)]));
+    route(router, path, methods, realButNotEmulated);
   }
 }

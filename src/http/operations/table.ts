@@ -9,6 +9,7 @@ import { hexId } from "../../domain/shared/schema-parts.js";
 import { createTier, createTierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
+import type { HttpMethod } from "../route.js";
 
 /**
  * The operations, one row each, in the spirit of stripe-mock's single route table: a row holds everything about
@@ -18,8 +19,6 @@ import type { Notify } from "../../domain/webhooks/notification.js";
  * row here, one use case in the domain, its fixtures and its tests; docs/internals/adding-an-operation.md lists
  * every file, and test/api/operation-table.test.ts fails until each knows the row.
  */
-
-type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** How the operation reads a body: JSON (415 for another type), a form (the token endpoint), or none at all. */
 type BodyKind = "json" | "form" | "none";
@@ -31,6 +30,28 @@ export interface Call<Input> {
   input: Input;
   /** Hands the notifications the operation caused to the webhooks (only ever called on success). */
   notify: Notify;
+}
+
+/**
+ * What an example call is built from: records a project holds (the demo's, a bench project's, a sandbox's), by id,
+ * and a number a caller changes between calls wherever a call creates what must not exist yet.
+ */
+export interface ExampleIds {
+  campaign: string;
+  location: string;
+  /** An event type the project's schemas accept with no metadata required. */
+  event: string;
+  tierStructure: string;
+  incentive: string;
+  /** A customer's source id. */
+  customer: string;
+  n: number;
+}
+
+/** A plain successful call of an operation: its path parameters and its body (a form's fields for a form). */
+interface ExampleCall {
+  params: Readonly<Record<string, string>>;
+  body?: unknown;
 }
 
 interface OperationRow<Input> {
@@ -53,6 +74,8 @@ interface OperationRow<Input> {
   input?: z.ZodType<Input>;
   /** The use case and the response shaper: what the handler answers with on success. */
   run(call: Call<Input>): unknown;
+  /** The client side: a plain call of it that succeeds, for the clients and tests that call every operation. */
+  example(ids: ExampleIds): ExampleCall;
 }
 
 export type Operation = OperationRow<unknown> & { name: OperationName };
@@ -84,6 +107,7 @@ const TABLE = {
       if (!key) throw new Error("token endpoint reached without a key pair");
       return issueToken(registry, project, key, (input.body ?? {}) as Record<string, unknown>);
     },
+    example: () => ({ params: {}, body: { grant_type: "client_credentials", scope: "api" } }),
   }),
   addMember: row({
     title: "Assign a loyalty card",
@@ -97,6 +121,10 @@ const TABLE = {
       notify(assigned.notifications);
       return voucherResponse(assigned.voucher);
     },
+    example: (ids) => ({
+      params: { campaignId: ids.campaign },
+      body: { customer: { source_id: ids.customer } },
+    }),
   }),
   getLocation: row<RawInput>({
     title: "Get a location",
@@ -105,6 +133,7 @@ const TABLE = {
     auth: auth(["api", "locations"], { acceptsServiceOAuth: true }),
     body: "none",
     run: ({ auth: { project }, input }) => project.locations.get(String(input.params.locationId)),
+    example: (ids) => ({ params: { locationId: ids.location } }),
   }),
   trackEvent: row({
     title: "Custom event",
@@ -118,6 +147,7 @@ const TABLE = {
       notify(notifications);
       return eventResponse(event, customer);
     },
+    example: (ids) => ({ params: {}, body: { event: ids.event, customer: { source_id: ids.customer } } }),
   }),
   createTier: row({
     title: "Create a tier",
@@ -129,6 +159,13 @@ const TABLE = {
     // The structure id is not checked for shape: any unknown id is the structure's 404 (the order of docs/reference/operations.md, "Creating a tier: the rules").
     input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
     run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
+    example: (ids) => ({
+      params: { id: ids.tierStructure },
+      body: {
+        name: `Tier ${ids.n}`,
+        qualification_rules: { type: "POINTS", min_value: ids.n * 1000, max_value: ids.n * 1000 + 999 },
+      },
+    }),
   }),
   deleteIncentive: row({
     title: "Delete an incentive",
@@ -141,6 +178,7 @@ const TABLE = {
     // The id must match the contract's pattern before it is looked up (400, not 404).
     input: z.object({ params: z.object({ id: hexId("linc") }) }),
     run: ({ auth: { project }, input }) => deleteIncentive(project, input.params.id),
+    example: (ids) => ({ params: { id: ids.incentive } }),
   }),
 } as const;
 
@@ -183,9 +221,4 @@ export function operation(name: OperationName): Operation {
   const found = OPERATIONS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no operation ${name}`);
   return found;
-}
-
-/** The path as Express writes it: `{campaignId}` becomes `:campaignId`. */
-export function expressPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
 }

@@ -3,7 +3,7 @@ import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { JournalEntry, JournalRecord } from "../../emulation/journal/journal.js";
 import { parseExact } from "../../platform/exact-json.js";
-import { requestIdOf } from "../context.js";
+import { operationOf, requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
 import { hasBody } from "../input/body.js";
 import { sentJson } from "../json-response.js";
@@ -88,6 +88,8 @@ class Exchange implements JournalRecord {
     readonly timeMs: number,
     readonly method: string,
     readonly path: string,
+    /** The row's own name (a constant of the operation table), or null. */
+    readonly operation: string | null,
     readonly query: Record<string, unknown> | undefined,
     readonly headers: Request["headers"],
     readonly verified: boolean,
@@ -107,6 +109,7 @@ class Exchange implements JournalRecord {
       time: new Date(this.timeMs).toISOString(),
       method: this.method,
       path: this.path,
+      operation: this.operation,
       query: { ...this.query },
       headers: redactHeaders(this.headers),
       body: redactBody(this.body),
@@ -158,6 +161,7 @@ function closeExchange(this: Journaled): void {
     open.timeMs,
     req.method,
     project.journal.shared(pathOf(url), "path") as string,
+    operationOf(this),
     // Express parses the query string on every read of req.query; most requests have none.
     url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
     project.journal.sharedHeaders(req.headers),

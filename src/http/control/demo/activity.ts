@@ -1,5 +1,6 @@
 import type { Project } from "../../../domain/projects/project.js";
 import { addInt64, type Int64 } from "../../../domain/shared/int64.js";
+import type { OperationName } from "../../operations/table.js";
 
 /**
  * The request journal told as a story: each operation a sentence naming people and things by name ("Alice Nowak
@@ -62,6 +63,20 @@ function earnedBy(project: Project, entry: JournalEntry, customerRef: Json, type
   return customer ? earned(project, customer.id, type, Date.parse(entry.time)) : 0;
 }
 
+function eventSentence(project: Project, entry: JournalEntry, ok: boolean, earned: EarnedBy) {
+  const body = asObject(entry.body);
+  const ref = asObject(body.customer);
+  const who = customerName(project, ref);
+  const type = String(body.event ?? "an event");
+  if (!ok) return { ok, text: `${who}'s ${type} was refused: ${refusal(entry)}` };
+  const points = earnedBy(project, entry, ref, type, earned);
+  return {
+    ok,
+    text:
+      points > 0 ? `${who} earned ${points.toLocaleString("en")} points for ${type}` : `${who} sent ${type}`,
+  };
+}
+
 /** One journal entry as a sentence, and whether it succeeded. */
 export function sentenceOf(
   project: Project,
@@ -71,54 +86,45 @@ export function sentenceOf(
   const ok = entry.status !== null && entry.status < 400;
   const body = asObject(entry.body);
   const answer = asObject(entry.response_body);
+  // The entry names its operation (the row that handled it); only the row's path parameters are read from the URL.
   const segments = entry.path.split("/");
   const campaignName = (id: string) => project.campaigns.find(id)?.name ?? id;
-  if (entry.method === "POST" && entry.path === "/v1/oauth/token")
-    return ok
-      ? { ok, text: `The app got an access token (scope ${String(answer.scope ?? body.scope ?? "")})` }
-      : { ok, text: `A token request was refused: ${refusal(entry)}` };
-  if (entry.method === "GET" && segments[1] === "v1" && segments[2] === "locations") {
-    const id = decode(segments[3]);
-    const location = project.locations.find(id);
-    return ok
-      ? { ok, text: `The app looked up the location ${location?.name ?? id}` }
-      : { ok, text: `Looking up the location ${id} failed: ${refusal(entry)}` };
-  }
-  if (entry.method === "POST" && segments[2] === "loyalties" && segments[4] === "members") {
-    const who = customerName(project, asObject(body.customer));
-    const program = campaignName(decode(segments[3]));
-    return ok
-      ? { ok, text: `${who} joined ${program} with card ${String(answer.code ?? "")}` }
-      : { ok, text: `${who} could not join ${program}: ${refusal(entry)}` };
-  }
-  if (entry.method === "POST" && entry.path === "/v1/events") {
-    const ref = asObject(body.customer);
-    const who = customerName(project, ref);
-    const type = String(body.event ?? "an event");
-    if (!ok) return { ok, text: `${who}'s ${type} was refused: ${refusal(entry)}` };
-    const points = earnedBy(project, entry, ref, type, earned);
-    return {
-      ok,
-      text:
-        points > 0
-          ? `${who} earned ${points.toLocaleString("en")} points for ${type}`
-          : `${who} sent ${type}`,
-    };
-  }
-  if (entry.method === "POST" && segments[2] === "loyalties" && segments[3] === "tier-structures") {
-    const structureId = decode(segments[4]);
-    const structure = project.tierStructures.find(structureId)?.name ?? structureId;
-    const name = String(body.name ?? answer.name ?? "A tier");
-    return ok
-      ? { ok, text: `Tier ${name} was created in ${structure}` }
-      : { ok, text: `Creating tier ${name} in ${structure} failed: ${refusal(entry)}` };
-  }
-  if (entry.method === "DELETE" && segments[2] === "loyalties" && segments[3] === "incentives") {
-    const id = decode(segments[4]);
-    const name = project.incentives.find(id)?.name ?? id;
-    return ok
-      ? { ok, text: `Incentive ${name} was deleted` }
-      : { ok, text: `Deleting incentive ${name} failed: ${refusal(entry)}` };
+  switch (entry.operation as OperationName | null) {
+    case "generateToken":
+      return ok
+        ? { ok, text: `The app got an access token (scope ${String(answer.scope ?? body.scope ?? "")})` }
+        : { ok, text: `A token request was refused: ${refusal(entry)}` };
+    case "getLocation": {
+      const id = decode(segments[3]);
+      const location = project.locations.find(id);
+      return ok
+        ? { ok, text: `The app looked up the location ${location?.name ?? id}` }
+        : { ok, text: `Looking up the location ${id} failed: ${refusal(entry)}` };
+    }
+    case "addMember": {
+      const who = customerName(project, asObject(body.customer));
+      const program = campaignName(decode(segments[3]));
+      return ok
+        ? { ok, text: `${who} joined ${program} with card ${String(answer.code ?? "")}` }
+        : { ok, text: `${who} could not join ${program}: ${refusal(entry)}` };
+    }
+    case "trackEvent":
+      return eventSentence(project, entry, ok, earned);
+    case "createTier": {
+      const structureId = decode(segments[4]);
+      const structure = project.tierStructures.find(structureId)?.name ?? structureId;
+      const name = String(body.name ?? answer.name ?? "A tier");
+      return ok
+        ? { ok, text: `Tier ${name} was created in ${structure}` }
+        : { ok, text: `Creating tier ${name} in ${structure} failed: ${refusal(entry)}` };
+    }
+    case "deleteIncentive": {
+      const id = decode(segments[4]);
+      const name = project.incentives.find(id)?.name ?? id;
+      return ok
+        ? { ok, text: `Incentive ${name} was deleted` }
+        : { ok, text: `Deleting incentive ${name} failed: ${refusal(entry)}` };
+    }
   }
   return ok
     ? { ok, text: `${entry.method} ${entry.path} answered ${entry.status}` }

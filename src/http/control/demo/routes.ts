@@ -134,7 +134,7 @@ function ownUrl(req: Request): string {
  */
 export const demoRoutes: readonly ControlRoute[] = [
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/overview",
     tag: "demo",
     summary: "The program at a glance: members, points, points over the project's clock, tier distribution",
@@ -145,7 +145,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     handle: ({ project }) => overviewOf(project),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/customers/{customerId}/story",
     tag: "demo",
     summary: "One customer's cards, progress towards the next tier, balance over time and timeline",
@@ -156,7 +156,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     handle: ({ params, project }) => storyOf(project, String(params.customerId)),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/activity",
     tag: "demo",
     summary: "The newest requests as sentences naming people and things, newest first",
@@ -170,7 +170,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     handle: ({ query, project }) => activityOf(project, query.limit),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: "/scenarios",
     tag: "demo",
     summary: "The scenarios shipped in the package (loyalty-mock play <name>)",
@@ -188,7 +188,7 @@ export const demoRoutes: readonly ControlRoute[] = [
       ),
   }),
   row({
-    method: "get",
+    method: "GET",
     path: "/projects/{projectId}/plays",
     tag: "demo",
     summary: "The scenarios played in the project from the control API, newest first (the last 10)",
@@ -196,7 +196,7 @@ export const demoRoutes: readonly ControlRoute[] = [
     handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project.id)),
   }),
   row({
-    method: "post",
+    method: "POST",
     path: "/projects/{projectId}/plays",
     tag: "demo",
     summary: "Play a shipped scenario in the project, in the background",
