@@ -10,7 +10,7 @@ export type Piece = string | (() => Iterable<string>);
  * About how much text one write to the log takes: made in one synchronous step (a few milliseconds of JSON), so
  * that requests between two writes wait no longer than that.
  */
-const CHUNK_CHARS = 256 * 1024;
+const CHUNK_CHARS = 64 * 1024;
 
 /** One batch of log lines (ChangeLog.take), ending with its commit line; empty when nothing changed. */
 export class LogBatch {

@@ -138,7 +138,7 @@ export class StateStore {
   }
 
   /**
-   * Writes a batch (after any that failed before it) in chunks of about 256 KiB, letting requests run between
+   * Writes a batch (after any that failed before it) in chunks of about 64 KiB, letting requests run between
    * them: a batch that saves a snapshot or a whole state is as long as the records it names, and is never built as
    * one string. A failure leaves the log as it was (the next try truncates what this one wrote).
    */
