@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config/settings.js";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -10,15 +11,7 @@ import { ROOT } from "../helpers/process.js";
  * server without a warning (a setting, or a variable another command or the compose file reads), but for the typo
  * a page shows warned of.
  */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(dir, entry.name))
-      : entry.name.endsWith(".md")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const markdownFiles = (dir: string) => filesUnder(join(ROOT, dir), ".md").map((path) => relative(ROOT, path));
 
 const PAGES = ["README.md", "CONTRIBUTING.md", ...markdownFiles("docs"), "docs/examples/compose.yaml"];
 

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -8,15 +9,7 @@ import { ROOT } from "../helpers/process.js";
  * repository, and a `#fragment` reaches a heading of that file by GitHub's anchor rules, so moving or renaming a
  * page or a heading cannot leave a dead link behind.
  */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(dir, entry.name))
-      : entry.name.endsWith(".md")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const markdownFiles = (dir: string) => filesUnder(dir, ".md");
 
 const FILES = [
   ...["README.md", "CONTRIBUTING.md", "CHANGELOG.md"].map((file) => join(ROOT, file)),

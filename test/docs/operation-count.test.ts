@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inWords, OPERATION_COUNT, OPERATIONS } from "../../src/http/operations/table.js";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -12,15 +13,7 @@ import { ROOT } from "../helpers/process.js";
  * other five operations"), a kind ("the two operations that write"); nor is the contract's file name
  * (`six-operations.openapi.json`).
  */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(dir, entry.name))
-      : entry.name.endsWith(".md")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const markdownFiles = (dir: string) => filesUnder(dir, ".md");
 
 const NUMBER_WORDS = Array.from({ length: 21 }, (_, count) => inWords(count)).filter((word) =>
   /^[a-z]+$/.test(word),

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/command-line.js";
@@ -11,6 +11,7 @@ import { VIEWS } from "../../src/http/control/views.js";
 import { SPEED_TRICKS } from "../../src/http/fast/index.js";
 import { blocksOf, PAGES } from "../helpers/doc-blocks.js";
 import { commandsOf } from "../helpers/doc-shell.js";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -19,15 +20,7 @@ import { ROOT } from "../helpers/process.js";
  */
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(dir, entry.name))
-      : entry.name.endsWith(".md")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const markdownFiles = (dir: string) => filesUnder(join(ROOT, dir), ".md").map((path) => relative(ROOT, path));
 
 /** Every page a user or a contributor reads; the CHANGELOG is history and keeps the names of its time. */
 const ALL_PAGES = ["README.md", "CONTRIBUTING.md", ...markdownFiles("docs")];

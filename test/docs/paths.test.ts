@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -15,15 +16,7 @@ const SRC_DIRS = readdirSync(join(ROOT, "src"), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(dir, entry.name))
-      : entry.name.endsWith(".md")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const markdownFiles = (dir: string) => filesUnder(dir, ".md");
 
 /** Code spans that read as a path of this repository: a known top folder, no placeholder, glob or variable. */
 function namedPaths(text: string, internals: boolean): string[] {

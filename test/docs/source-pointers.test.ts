@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -10,15 +11,7 @@ import { ROOT } from "../helpers/process.js";
  * paths are the vendor's public documentation (its repository), quoted as the service's source, not ours.
  */
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const sourceFiles = (dir: string) => filesUnder(dir, ".ts");
 
 /** The comments of a TypeScript file: line comments and block comments, as text. */
 function commentsOf(source: string): string {

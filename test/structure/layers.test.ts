@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -31,15 +32,7 @@ function layerOf(file: string): string {
   return path.includes("/") && top in RANK ? top : "assembly";
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const sourceFiles = (dir: string) => filesUnder(dir, ".ts");
 
 /** Every relative import (type-only ones too: they name what a layer knows about) as the file it points at. */
 function importsOf(file: string): string[] {

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -21,15 +22,7 @@ const BOUNDED: Record<string, string> = {
   "src/http/server/fair-turns.ts: next": "one request and its response",
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+const sourceFiles = (dir: string) => filesUnder(dir, ".ts");
 
 /** Every argument spread into a call or a `new`, as `file: expression`. */
 function spreadArguments(file: string): string[] {
