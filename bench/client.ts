@@ -1,3 +1,4 @@
+import { type Agent, request } from "node:http";
 import { BENCH_KEYS } from "./fixtures.js";
 import { type Measurement, measure } from "./measure.js";
 import { cpuTimeMs, type RunningTarget } from "./targets.js";
@@ -68,4 +69,44 @@ export async function token(target: RunningTarget): Promise<string> {
   });
   const json = (await response.json()) as { access_token: string };
   return json.access_token;
+}
+
+/** One request on `agent`, read to its last byte: its status, its size, and when it was sent and fully answered. */
+export function timedRequest(
+  agent: Agent,
+  url: URL,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number; start: number; end: number }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          ...headers,
+          ...(text !== undefined && {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(text),
+          }),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, start, end: performance.now() }));
+      },
+    );
+    req.on("error", reject);
+    req.end(text);
+  });
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ok } from "./client.js";
+import { ok, timedRequest } from "./client.js";
 import { BENCH_CAMPAIGN, BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { BENCH_SETTINGS, cpuTimeMs, residentMiB, serverSettings, startProcess } from "./targets.js";
 
@@ -30,40 +30,8 @@ interface Timed {
   end: number;
 }
 
-function send(
-  agent: Agent,
-  url: URL,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Timed & { status: number }> {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method,
-        path,
-        headers: {
-          ...BENCH_KEYS,
-          ...(text !== undefined && {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(text),
-          }),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve({ start, end: performance.now(), status: res.statusCode ?? 0 }));
-      },
-    );
-    req.on("error", reject);
-    req.end(text);
-  });
-}
+const send = (agent: Agent, url: URL, method: string, path: string, body?: unknown) =>
+  timedRequest(agent, url, method, path, body, BENCH_KEYS);
 
 function p99(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

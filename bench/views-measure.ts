@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
+import { timedRequest } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION } from "./fixtures.js";
 import { median } from "./measure.js";
 import { cpuTimeMs, type RunningTarget } from "./targets.js";
@@ -9,43 +10,22 @@ import { cpuTimeMs, type RunningTarget } from "./targets.js";
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** One request, read to its last byte: its status, its size and its wall time in ms. */
-export function call(
+export async function call(
   target: RunningTarget,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; bytes: number; ms: number }> {
-  const url = new URL(target.url);
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method,
-        path,
-        headers: {
-          ...headers,
-          ...(text !== undefined && {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(text),
-          }),
-        },
-      },
-      (res) => {
-        let bytes = 0;
-        res.on("data", (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - started }));
-      },
-    );
-    req.on("error", reject);
-    req.end(text);
-  });
+  const { status, bytes, start, end } = await timedRequest(
+    agent,
+    new URL(target.url),
+    method,
+    path,
+    body,
+    headers,
+  );
+  return { status, bytes, ms: end - start };
 }
 
 /** `count` calls of `make(i)`, `width` at a time: how the bench sends its journal of events. */
