@@ -7,7 +7,7 @@ import {
 import type { InstallKind, ProjectRegistry, RegistryWatcher } from "../domain/projects/registry.js";
 import type { Snapshot } from "../domain/projects/snapshots.js";
 import { collectionView, projectHeader, projectState } from "../domain/projects/state-export.js";
-import { collectionNamed } from "../domain/projects/stores.js";
+import { keyFieldOf } from "../domain/projects/stores.js";
 import { stringifyExact } from "../platform/exact-json.js";
 import { LogBatch, type Piece } from "./log-batch.js";
 import { snapshotLines } from "./snapshot-lines.js";
@@ -195,11 +195,6 @@ function latestOf(snapshots: readonly Snapshot[]): Snapshot | undefined {
   let latest: Snapshot | undefined;
   for (const snapshot of snapshots) if (!latest || snapshot.savedAt >= latest.savedAt) latest = snapshot;
   return latest;
-}
-
-/** The field a collection's records are keyed by in the log (its descriptor's `key`). */
-function keyFieldOf(c: CollectionName): string {
-  return collectionNamed(c)?.key ?? "id";
 }
 
 /** A whole state as log lines: a `state` line with its header alone, then a `put` line per record, in order. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { COLLECTION_NAMES, type CollectionName } from "../domain/projects/project-document.js";
-import { collectionNamed } from "../domain/projects/stores.js";
+import { keyFieldOf } from "../domain/projects/stores.js";
 import { shareWithPrevious } from "../platform/share-values.js";
 import { endLineIn, fileLineRuns, fileLines, parseLine } from "./file-lines.js";
 import { KeyedRecords } from "./keyed-records.js";
@@ -39,7 +39,7 @@ interface Replayed {
 
 /** How a record is keyed in its store, and so in the log (see Project.watch): its collection's key field. */
 function keyOf(collection: CollectionName): (record: unknown) => string {
-  const key = collectionNamed(collection)?.key ?? "id";
+  const key = keyFieldOf(collection);
   return (record) => String((record as Record<string, unknown>)[key]);
 }
 

@@ -1,10 +1,6 @@
-import {
-  COLLECTION_NAMES,
-  type CollectionName,
-  type ProjectDocument,
-} from "../domain/projects/project-document.js";
+import { COLLECTION_NAMES, type ProjectDocument } from "../domain/projects/project-document.js";
 import type { Snapshot } from "../domain/projects/snapshots.js";
-import { collectionNamed } from "../domain/projects/stores.js";
+import { keyFieldOf } from "../domain/projects/stores.js";
 import { stringifyExact } from "../platform/exact-json.js";
 
 /**
@@ -48,8 +44,6 @@ function locate(source: Source, record: unknown, key: string): number | undefine
   return undefined;
 }
 
-const keyOf = (c: CollectionName) => collectionNamed(c)?.key ?? "id";
-
 /**
  * A named snapshot as log lines, made one at a time as they are written: its `snap` line, then its records in
  * export order. A snapshot shares the project's records, so most of them are objects the file holds already,
@@ -88,7 +82,7 @@ export function* snapshotLines(
       `{"o":"sput","p":${p},"n":${n},"c":"${c}","r":${stringifyExact(record)}}\n`;
     const run = (source: Source, first: number, count: number) =>
       `{"o":"srun","p":${p},"n":${n},"c":"${c}",${source.from === undefined ? "" : `"f":${JSON.stringify(source.from)},`}"i":${first},"m":${count}}\n`;
-    yield* collectionLines(document[c] as readonly unknown[], sources, keyOf(c), put, run);
+    yield* collectionLines(document[c] as readonly unknown[], sources, keyFieldOf(c), put, run);
   }
 }
 

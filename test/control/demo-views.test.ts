@@ -1,9 +1,10 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, createHttpServer } from "../../src/index.js";
-import { control, validateControl } from "../helpers/control.js";
+import { control } from "../helpers/control.js";
 import { send } from "../helpers/http.js";
 import { useServer } from "../helpers/listen.js";
+import { callControl } from "../helpers/running-server.js";
 import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
 
 /** The dashboard's audience views (issue 35): overview, a customer's story, activity as sentences, plays. */
@@ -151,16 +152,7 @@ describe("scenarios and plays", () => {
   it("GET /__mock/scenarios lists the shipped ones; POST .../plays plays one through this server's operations", async () => {
     const world = buildWorld();
     const { url } = await listen(createHttpServer(createApp({ registry: world.registry })));
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { "Content-Type": "application/json" },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      validateControl(method, path, res.status, json);
-      return { status: res.status, body: json };
-    };
+    const call = (method: string, path: string, body?: unknown) => callControl({ url }, method, path, body);
     const scenarios = await call("GET", "/__mock/scenarios");
     expect((scenarios.body.scenarios as { name: string }[]).map((s) => s.name)).toEqual([
       "busy-saturday",

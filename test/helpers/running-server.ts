@@ -3,8 +3,8 @@ import type { RunningServer } from "../../src/index.js";
 import { validateControl } from "./control.js";
 import { DEMO_KEYS } from "./world.js";
 
-/** A control API call to a running server, its answer checked against the control API's own document. */
-export async function callControl(server: RunningServer, method: string, path: string, body?: unknown) {
+/** A control API call to a listening server, its answer checked against the control API's own document. */
+export async function callControl(server: { url: string }, method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { "Content-Type": "application/json" },

@@ -70,6 +70,14 @@ export function watchStores(
   }
 }
 
+/**
+ * The field a collection's document records are keyed by (its descriptor's `key`): what the change watch reports
+ * and a state file's lines name.
+ */
+export function keyFieldOf(name: CollectionName): string {
+  return BY_NAME.get(name)?.key ?? "id";
+}
+
 /** How many records each store holds, by collection, in the list's order: what the control API's counts show. */
 export function storeCounts(stores: ProjectStores): Record<CollectionName, number> {
   const counts = {} as Record<CollectionName, number>;
