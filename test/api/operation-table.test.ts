@@ -7,6 +7,7 @@ import { runInputs } from "../../src/cli/verify/scenario.js";
 import { SCENARIO } from "../../src/cli/verify/steps.js";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
+import { activityOf, sentenceOf } from "../../src/http/control/demo/activity.js";
 import { paramsOf } from "../../src/http/control/route-table.js";
 import { mountOperations } from "../../src/http/operations/mount.js";
 import { OPERATIONS, type Operation, operation } from "../../src/http/operations/table.js";
@@ -14,6 +15,7 @@ import { expressPath, filledPath } from "../../src/http/route.js";
 import { operationCases } from "../fuzz/operations.js";
 import { operationFor } from "../helpers/contract.js";
 import { needsContract } from "../helpers/contract-skips.js";
+import { exampleCall } from "../helpers/example-call.js";
 import { send } from "../helpers/http.js";
 import { ROOT } from "../helpers/process.js";
 import { buildWorld } from "../helpers/world.js";
@@ -30,7 +32,6 @@ import { buildWorld } from "../helpers/world.js";
  */
 const NAME_EVERY_ROW = [
   "src/cli/verify/steps.ts",
-  "src/http/control/demo/activity.ts",
   "test/api/auth-matrix.test.ts",
   "test/fuzz/operations.ts",
   "bench/scenarios.ts",
@@ -60,7 +61,7 @@ function appWith(rows: readonly Operation[]) {
 const IDS = {
   campaign: "c",
   location: "l",
-  event: "e",
+  event: { name: "e" },
   tierStructure: "t",
   incentive: "i",
   customer: "s",
@@ -108,6 +109,25 @@ describe("every row of the operation table", () => {
     expect(response.body.details).toBe(
       "POST /v1/oauth/token (generate-oauth-token) is not emulated by loyalty-mock",
     );
+  });
+
+  it("is told by the dashboard in its row's words, a success and a refusal alike", async () => {
+    for (const row of OPERATIONS) {
+      const world = buildWorld();
+      expect((await exampleCall(world, row)).status, row.name).toBe(200);
+      const [told] = activityOf(world.demo, 1).activity;
+      expect(told?.ok, row.name).toBe(true);
+      expect(told?.text, row.name).not.toMatch(/ answered 200$/);
+      const [entry] = world.demo.journal.list({ limit: 1 });
+      if (!entry) throw new Error("not journaled");
+      const refused = sentenceOf(world.demo, {
+        ...entry,
+        status: 404,
+        response_body: { code: 404, key: "not_found", details: "Cannot find it" },
+      });
+      expect(refused, row.name).toEqual({ ok: false, text: expect.stringContaining("404, Cannot find it") });
+      expect(refused.text, row.name).not.toMatch(/^[A-Z]+ \//);
+    }
   });
 
   it("has a generated-input (fuzz) target per row, and no target for anything else", () => {
