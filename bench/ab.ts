@@ -6,7 +6,7 @@ import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
 import { othersCpu, waitForQuiet } from "./quiet.js";
-import { type Scenario, scenarios } from "./scenarios.js";
+import { type Scenario, scenarioNamed, scenarios } from "./scenarios.js";
 import { BENCH_SETTINGS, ROOT, type RunningTarget, serverSettings, startProcess } from "./targets.js";
 
 /**
@@ -61,7 +61,10 @@ const COMMON_OPTIONS: Record<string, [string, string]> = {
     "3",
     "times a measurement is repeated when the rest of the machine took more than --quiet meanwhile",
   ],
-  only: ["", "scenarios to run, by name, comma-separated (`GET location,DELETE incentive`); all by default"],
+  only: [
+    "",
+    "operations to run, by name, comma-separated (`getLocation,deleteIncentive`; the names before 0.12, `GET location`, too); all by default",
+  ],
 };
 
 /**
@@ -104,7 +107,7 @@ export function abArgs(
     quiet: Number(strings.quiet),
     maxWaitMs: Number(strings["max-wait"]) * 1000,
     retries: Number(strings.retries),
-    only: strings.only ? strings.only.split(",").map((name) => name.trim()) : [],
+    only: strings.only ? strings.only.split(",").map((name) => scenarioNamed(name.trim())) : [],
   };
   return { settings, values: strings };
 }

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
-import { checkTargets, printReport, type Row } from "./report.js";
+import { checkTargets, LOCATION_OPERATION, printReport, type Row } from "./report.js";
 import { runScale, type ScaleResult } from "./scale.js";
 import { scenarios } from "./scenarios.js";
 import { BENCH_SETTINGS, ROOT, serverSettings, startProcess } from "./targets.js";
@@ -84,9 +84,9 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       process.stderr.write(`round ${round + 1}/${rounds}\n`);
       const get = [{ method: "GET" as const, path: LOCATION_PATH, headers: { ...BENCH_KEYS } }];
-      add("node:http|GET location", await measureTarget(bareHttp, get, options));
-      add("express|GET location", await measureTarget(bareExpress, get, options));
-      add("express+|GET location", await measureTarget(expressPrototypes, get, options));
+      add(`node:http|${LOCATION_OPERATION}`, await measureTarget(bareHttp, get, options));
+      add(`express|${LOCATION_OPERATION}`, await measureTarget(bareExpress, get, options));
+      add(`express+|${LOCATION_OPERATION}`, await measureTarget(expressPrototypes, get, options));
       for (const scenario of all) {
         const requests = scenario.requests({ token: await token(ours) });
         add(`ours|${scenario.name}`, await measureTarget(ours, requests, options));

@@ -140,7 +140,7 @@ describe("verify against hostile targets", () => {
       const out = files("proto");
       const ran = await verify({ config: writeConfig(temp.dir, target.url), ...out });
       expect(ran).toMatchObject({ status: 1, stderr: "" });
-      const location = readJson(out.json).steps.find((step) => step.name === "location");
+      const location = readJson(out.json).steps.find((step) => step.name === "getLocation");
       expect(location?.differences).toContainEqual({
         path: "body.__proto__",
         kind: "only-target",
@@ -184,7 +184,7 @@ describe("verify against hostile targets", () => {
           { path: "status", kind: "redirect", target: `${status} to ${other.url}/v1/oauth/token`, mock: 200 },
         ]);
         expect(ran.stdout).toMatch(
-          /token-api +generateToken +\d+ +200 +DIFFERS +redirected \(verify follows no redirect\)/,
+          /generateToken +generateToken +\d+ +200 +DIFFERS +redirected \(verify follows no redirect\)/,
         );
       },
     );
@@ -208,7 +208,7 @@ describe("verify against hostile targets", () => {
       expect(other.seen).toEqual([]);
       const redirected = readJson(json).steps.filter((step) => step.differences[0]?.kind === "redirect");
       expect(redirected.map((step) => step.name)).toEqual([
-        "location",
+        "getLocation",
         "location-unknown",
         "location-no-credentials",
       ]);

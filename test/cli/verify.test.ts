@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations/table.js";
@@ -43,7 +43,7 @@ const differing = (report: JsonReport) =>
 
 const RELEASE_DIFFERENCES = [
   {
-    name: "member-new-customer",
+    name: "addMember",
     operation: "addMember",
     differences: [{ path: "body.loyalty_card", kind: "only-mock" }],
   },
@@ -81,7 +81,7 @@ describe("loyalty-mock verify", () => {
     );
     expect(ran.stdout).toMatch(/^step +operation +target +mock +verdict +first difference$/m);
     expect(ran.stdout).toContain(`${report.steps.length} matched, 0 differed, 0 skipped`);
-    expect(ran.stdout).toMatch(/incentive-delete .* match +deleted linc_d0000000000000105/);
+    expect(ran.stdout).toMatch(/deleteIncentive .* match +deleted linc_d0000000000000105/);
   });
 
   it("without allow_writes the writing steps are skipped, and every operation still has a step", async () => {
@@ -90,11 +90,11 @@ describe("loyalty-mock verify", () => {
     expect(ran.status).toBe(0);
     const report = readJson(json);
     expect(report.steps.filter((step) => step.skipped).map((step) => step.name)).toEqual([
-      "member-new-customer",
+      "addMember",
       "member-same-customer",
-      "event",
-      "tier",
-      "incentive-delete",
+      "trackEvent",
+      "createTier",
+      "deleteIncentive",
     ]);
     const ran6 = new Set(report.steps.filter((step) => !step.skipped).map((step) => step.operation));
     expect(ran6.size).toBe(6);
@@ -110,7 +110,7 @@ describe("loyalty-mock verify", () => {
       expect(ran.status).toBe(1);
       expect(differing(readJson(json))).toEqual(RELEASE_DIFFERENCES);
       expect(ran.stdout).toMatch(
-        /member-new-customer +addMember +200 +200 +DIFFERS +body\.loyalty_card: only the mock has it \("object"\)/,
+        /addMember +addMember +200 +200 +DIFFERS +body\.loyalty_card: only the mock has it \("object"\)/,
       );
     } finally {
       await proxy.close();
@@ -126,6 +126,42 @@ describe("loyalty-mock verify", () => {
     expect(ran.stdout).toContain("target: the recording");
   });
 
+  it("a recording of 0.11 (success steps by their old names, its customers in its inputs) replays the same", async () => {
+    const recording = JSON.parse(readFileSync(join(temp.dir, "release.recording.json"), "utf8"));
+    const before: Record<string, string> = {
+      generateToken: "token-api",
+      getLocation: "location",
+      addMember: "member-new-customer",
+      trackEvent: "event",
+      createTier: "tier",
+      deleteIncentive: "incentive-delete",
+    };
+    const { run: name, tierPoints } = recording.inputs;
+    const old = {
+      ...recording,
+      recorded_with: "0.11.0",
+      inputs: {
+        run: name,
+        memberSourceId: `verify-${name}-member`,
+        eventSourceId: `verify-${name}-event`,
+        tierName: `verify ${name}`,
+        tierPoints,
+      },
+      exchanges: recording.exchanges.map((exchange: { step: string }) => ({
+        ...exchange,
+        step: before[exchange.step] ?? exchange.step,
+      })),
+    };
+    expect(old.exchanges.map((exchange: { step: string }) => exchange.step)).toContain("token-api");
+    const file = join(temp.dir, "old.recording.json");
+    writeFileSync(file, JSON.stringify(old));
+    const json = join(temp.dir, "old-replayed.json");
+    const ran = await run({ replay: file, json });
+    expect(ran.status).toBe(1);
+    expect(differing(readJson(json))).toEqual(RELEASE_DIFFERENCES);
+    expect(readJson(json).steps.filter((step) => step.skipped)).toEqual([]);
+  });
+
   it("incentives an earlier run deleted are passed over; when none is left the step says to add some", async () => {
     const objects = { incentive_ids: ["linc_d00000000000000de"] };
     const json = join(temp.dir, "no-incentive.json");
@@ -133,12 +169,12 @@ describe("loyalty-mock verify", () => {
     expect(ran.status).toBe(1);
     expect(differing(readJson(json))).toEqual([
       {
-        name: "incentive-delete",
+        name: "deleteIncentive",
         operation: "deleteIncentive",
         differences: [{ path: "status", kind: "status" }],
       },
     ]);
-    expect(readJson(json).steps.find((step) => step.name === "incentive-delete")).toMatchObject({
+    expect(readJson(json).steps.find((step) => step.name === "deleteIncentive")).toMatchObject({
       note: "every incentive of incentive_ids is deleted already: add new ones",
     });
   });

@@ -3,6 +3,7 @@ import type { Side } from "./config.js";
 import { type Answer, type SendLimits, send, TargetUnusable } from "./exchange.js";
 import { type Normalized, normalizeAnswer, normalizeRequest } from "./normalize.js";
 import type { RunInputs, Step, StepRequest } from "./scenario.js";
+import { isTokenStep } from "./steps.js";
 
 /**
  * One side of a run: its address, key and objects, the inputs of the run, the token its first step got, and (for
@@ -69,7 +70,7 @@ export async function play(player: Player, step: Step, needed: number): Promise<
     if (index === ids.length - 1) note = "every incentive of incentive_ids is deleted already: add new ones";
   }
   if (!answer || !request) throw new Error(`step ${step.name} has nothing to send`);
-  if (step.name === "token-api") {
+  if (isTokenStep(step)) {
     const token = (answer.body as { access_token?: unknown } | null)?.access_token;
     if (typeof token === "string" && token !== "") {
       // Masked from here on, whatever else is wrong with it.

@@ -48,13 +48,9 @@ const schema = z.object({
   recorded_with: z.string(),
   target: z.string(),
   allow_writes: z.boolean(),
-  inputs: z.object({
-    run: z.string(),
-    memberSourceId: z.string(),
-    eventSourceId: z.string(),
-    tierName: z.string(),
-    tierPoints: z.number(),
-  }),
+  // A recording of 0.11 or earlier also holds its two customers and its tier's name, which a step now derives from
+  // the run's name: read and left.
+  inputs: z.object({ run: z.string(), tierPoints: z.number() }),
   exchanges: z.array(
     z.object({
       step: z.string(),
@@ -91,5 +87,20 @@ export function readRecording(file: string): Recording {
       `${file} is not a verify recording: ${issue?.path.join(".") || "(the file)"}: ${issue?.message}`,
     );
   }
-  return parsed.data as Recording;
+  const recording = parsed.data as Recording;
+  for (const exchange of recording.exchanges) exchange.step = RENAMED.get(exchange.step) ?? exchange.step;
+  return recording;
 }
+
+/**
+ * Success steps are named by their operation since 0.12; a recording made before calls them as it did, and is
+ * read as if it were new (the requests and answers are the same calls').
+ */
+const RENAMED: ReadonlyMap<string, OperationName> = new Map<string, OperationName>([
+  ["token-api", "generateToken"],
+  ["location", "getLocation"],
+  ["member-new-customer", "addMember"],
+  ["event", "trackEvent"],
+  ["tier", "createTier"],
+  ["incentive-delete", "deleteIncentive"],
+]);

@@ -122,6 +122,7 @@ const TABLE = {
       body: {
         name: `Tier ${ids.n}`,
         qualification_rules: { type: "POINTS", min_value: ids.n, max_value: ids.n },
+        metadata: { source: "loyalty-mock" },
       },
     }),
     sentence: ({ ok, params, body, answer, project, refusal }) => {
