@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { scenarios } from "../../bench/scenarios.js";
-import { runInputs } from "../../src/cli/verify/scenario.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { workloads } from "../../bench/workloads.js";
+import { runInputs } from "../../src/cli/verify/step.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 import { DEFAULTS } from "../../src/config/settings.js";
 import { baseApp, finishApp } from "../../src/http/app.js";
 import { activityOf, sentenceOf } from "../../src/http/control/demo/activity.js";
@@ -30,12 +30,7 @@ import { buildWorld } from "../helpers/world.js";
  * Every file a new row needs besides the row and its use case, as docs/internals/adding-an-operation.md lists
  * them: those keyed by operation name name every row, the docs name every row's method and path.
  */
-const NAME_EVERY_ROW = [
-  "src/cli/verify/steps.ts",
-  "test/api/auth-matrix.test.ts",
-  "test/fuzz/operations.ts",
-  "bench/scenarios.ts",
-];
+const NAME_EVERY_ROW = ["test/api/auth-matrix.test.ts"];
 const DOCUMENT_EVERY_ROW = ["README.md", "docs/reference/operations.md", "docs/reference/authentication.md"];
 
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -134,15 +129,15 @@ describe("every row of the operation table", () => {
     expect(Object.keys(operationCases("t")).sort()).toEqual(OPERATIONS.map((row) => row.name).sort());
   });
 
-  it("has a benchmark scenario per row, each sending the row's method to a path of the row", () => {
-    const all = scenarios({ tierStructures: 1, incentives: 1 });
-    expect(all.map((scenario) => scenario.operation).sort()).toEqual(
+  it("has a benchmark workload per row, each sending the row's method to a path of the row", () => {
+    const all = workloads({ tierStructures: 1, incentives: 1 });
+    expect(all.map((workload) => workload.operation).sort()).toEqual(
       OPERATIONS.map((row) => row.name).sort(),
     );
-    for (const scenario of all) {
-      const row = OPERATIONS.find((candidate) => candidate.name === scenario.operation);
-      if (!row) throw new Error(`scenario ${scenario.name} measures no row`);
-      for (const sent of scenario.requests({ token: "t" })) {
+    for (const workload of all) {
+      const row = OPERATIONS.find((candidate) => candidate.name === workload.operation);
+      if (!row) throw new Error(`workload ${workload.name} measures no row`);
+      for (const sent of workload.requests({ token: "t" })) {
         const setup = sent.setupRequest as
           | ((request: typeof sent, context: object) => typeof sent)
           | undefined;
@@ -154,7 +149,7 @@ describe("every row of the operation table", () => {
   });
 
   it("has verify steps per row, each sending the row's method to a path of the row, and none for anything else", () => {
-    expect([...new Set(SCENARIO.map((step) => step.operation))].sort()).toEqual(
+    expect([...new Set(STEPS.map((step) => step.operation))].sort()).toEqual(
       OPERATIONS.map((row) => row.name).sort(),
     );
     const objects = {
@@ -164,7 +159,7 @@ describe("every row of the operation table", () => {
       incentive_ids: ["linc_0"],
       custom_event: { name: "x", metadata: {} },
     };
-    for (const step of SCENARIO) {
+    for (const step of STEPS) {
       const row = operation(step.operation);
       const sent = step.request(objects, runInputs(Date.now()), "linc_0");
       expect(sent.method, step.name).toBe(row.method);

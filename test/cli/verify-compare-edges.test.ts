@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareAnswers } from "../../src/cli/verify/compare.js";
 import type { Normalized } from "../../src/cli/verify/normalize.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 
 /**
  * The comparator's edges, each found by a mutation run (docs/internals/testing.md, "Mutation testing") to have no
@@ -10,7 +10,7 @@ import { SCENARIO } from "../../src/cli/verify/steps.js";
  */
 
 const step = (name: string) => {
-  const found = SCENARIO.find((candidate) => candidate.name === name);
+  const found = STEPS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(name);
   return found;
 };

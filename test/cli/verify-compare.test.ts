@@ -3,13 +3,13 @@ import { Budget, BudgetExhausted } from "../../src/cli/verify/budget.js";
 import { compareAnswers } from "../../src/cli/verify/compare.js";
 import { DEMO_OBJECTS } from "../../src/cli/verify/config.js";
 import { normalizeAnswer } from "../../src/cli/verify/normalize.js";
-import { runInputs, TIER_BASE } from "../../src/cli/verify/scenario.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { runInputs, TIER_BASE } from "../../src/cli/verify/step.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 
 // The comparison rules of `loyalty-mock verify`, one at a time, on answers built by hand.
 
 const step = (name: string) => {
-  const found = SCENARIO.find((candidate) => candidate.name === name);
+  const found = STEPS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(name);
   return found;
 };

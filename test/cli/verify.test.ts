@@ -191,7 +191,7 @@ describe("loyalty-mock verify", () => {
       const ran = await run({ config: writeConfig(temp.dir, limited.url), json });
       expect(ran.status).toBe(3);
       expect(ran.stderr).toMatch(
-        /stopped: the target allows 9 more calls now \(X-Rate-Limit-Remaining\) and the scenario needs 15/,
+        /stopped: the target allows 9 more calls now \(X-Rate-Limit-Remaining\) and the run needs 15/,
       );
       expect(readJson(json).stopped).toMatch(/X-Rate-Limit-Remaining/);
       const settings = (await (await fetch(`${limited.url}/__mock/projects/demo/settings`)).json()) as {

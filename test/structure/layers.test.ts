@@ -8,8 +8,9 @@ import { ROOT } from "../helpers/process.js";
  * The layers of docs/internals/layers.md, bottom up: the platform; the emulator's machinery (emulation/: fault
  * rules, the journal, rate limits, the change feed, path patterns), which knows no resource and none of the
  * service's errors; the domain (the vendor's resources and the project that holds them and the machinery); the
- * HTTP layer and the state files beside each other; the configuration (the settings table, which names options of
- * both); the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
+ * HTTP layer and the state files beside each other; the clients, which call a server from outside through its
+ * operations (the play client, the bounded request verify and play make) and read the HTTP layer's operation table;
+ * the configuration (the settings table, which names options of both); the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
  * A module may import its own layer and the layers under it, never one above, nor a layer of its own rank.
  */
 const SRC = join(ROOT, "src");
@@ -19,10 +20,11 @@ const RANK: Record<string, number> = {
   domain: 2,
   http: 3,
   persistence: 3,
-  config: 4,
-  assembly: 5,
-  cli: 6,
-  bin: 7,
+  clients: 4,
+  config: 5,
+  assembly: 6,
+  cli: 7,
+  bin: 8,
 };
 
 function layerOf(file: string): string {

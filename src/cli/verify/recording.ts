@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { MAX_ANSWER_DEPTH, nestedDeeper } from "../../clients/read-answer.js";
 import type { OperationName } from "../../http/operations/table.js";
-import { MAX_ANSWER_DEPTH, nestedDeeper } from "../../platform/read-answer.js";
 import { VerifyConfigError } from "./config.js";
 import type { Normalized } from "./normalize.js";
 import { writePrivate } from "./output-files.js";
-import type { RunInputs, StepRequest } from "./scenario.js";
+import type { RunInputs, StepRequest } from "./step.js";
 
 /**
  * A recording: the target's side of one run, normalized (its ids by name, times, tokens and request ids masked,

@@ -2,11 +2,11 @@ import { compareAnswers } from "./compare.js";
 import { type VerifyConfig, VerifyConfigError } from "./config.js";
 import { TargetUnusable } from "./exchange.js";
 import type { Normalized } from "./normalize.js";
-import { type Played, type Player, play } from "./play.js";
 import type { RecordedExchange, Recording } from "./recording.js";
 import { type StepResult, WRITES } from "./report.js";
-import type { Step } from "./scenario.js";
-import { isTokenStep, SCENARIO } from "./steps.js";
+import { type RunSide, type Sent, sendStep } from "./send-step.js";
+import type { Step } from "./step.js";
+import { isTokenStep, STEPS } from "./steps.js";
 
 /** What a run plays: the config, the recording of a replay, and whether the writing steps run. */
 export interface Plan {
@@ -49,11 +49,11 @@ function openEndedTier(
   );
 }
 
-/** The scenario, step by step; each target answer goes into `recorded` as it comes. */
+/** The run, step by step; each target answer goes into `recorded` as it comes. */
 export async function runSteps(
   plan: Plan,
-  target: Player | undefined,
-  mock: Player,
+  target: RunSide | undefined,
+  mock: RunSide,
   results: StepResult[],
   recorded: RecordedExchange[],
 ): Promise<void> {
@@ -64,8 +64,8 @@ export async function runSteps(
     const exchange = recordedAs(step.name);
     return !exchange ? "not in the recording" : exchange.skipped ? "skipped when recorded" : undefined;
   };
-  const runs = SCENARIO.map((step) => skipReason(step) === undefined);
-  for (const [index, step] of SCENARIO.entries()) {
+  const runs = STEPS.map((step) => skipReason(step) === undefined);
+  for (const [index, step] of STEPS.entries()) {
     const base = { name: step.name, operation: step.operation };
     const skipped = skipReason(step);
     if (skipped !== undefined) {
@@ -74,11 +74,11 @@ export async function runSteps(
       continue;
     }
     const needed = runs.slice(index).filter(Boolean).length;
-    const fromTarget: Partial<Played> = target
-      ? await play(target, step, needed)
+    const fromTarget: Partial<Sent> = target
+      ? await sendStep(target, step, needed)
       : (recordedAs(step.name) ?? {});
     if (!fromTarget.answer) throw new VerifyConfigError(`the recording has no answer for step ${step.name}`);
-    const fromMock = await play(mock, step, needed);
+    const fromMock = await sendStep(mock, step, needed);
     refusedKey(step, "the target", fromTarget.answer.status, plan.recording === undefined);
     refusedKey(step, "the mock", fromMock.answer.status, true);
     openEndedTier(step, "the target", fromTarget.answer, plan.recording === undefined);

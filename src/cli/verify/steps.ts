@@ -2,10 +2,10 @@ import type { ExampleIds } from "../../http/operations/row.js";
 import { OPERATIONS, type Operation, type OperationName, operation } from "../../http/operations/table.js";
 import { filledPath } from "../../http/route.js";
 import type { Objects } from "./config.js";
-import { customerOf, type RunInputs, type Step, type StepRequest } from "./scenario.js";
+import { customerOf, type RunInputs, type Step, type StepRequest } from "./step.js";
 
 /**
- * The one scripted scenario of `loyalty-mock verify`: every operation of the table, in the table's order, each
+ * The steps of `loyalty-mock verify`: every operation of the table, in the table's order, each
  * with its success step (its row's example call, made from the side's objects and the run's new values, so a new
  * row has one with nothing written here) and the documented errors written below, in an order that works on a
  * fresh sandbox project and again on the next run. The incentive deleted is the first of the config's list still
@@ -179,7 +179,7 @@ function successStep(row: Operation): Step {
 /** The step whose answer holds the token of the run (the v2 steps send it): the token request's success step. */
 export const isTokenStep = (step: Step) => step.success && !operation(step.operation).auth.acceptsToken;
 
-export const SCENARIO: readonly Step[] = OPERATIONS.flatMap((row) => [
+export const STEPS: readonly Step[] = OPERATIONS.flatMap((row) => [
   successStep(row),
   ...(ERRORS[row.name] ?? []).map((step) => ({ ...step, operation: row.name, success: false })),
 ]);

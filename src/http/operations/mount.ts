@@ -8,8 +8,8 @@ import { notAcceptable, notEmulated } from "../errors/http-errors.js";
 import { formBody, jsonBody } from "../input/body.js";
 import { validate } from "../input/validate.js";
 import { route } from "../route.js";
-import { requireAuth } from "./authenticate.js";
 import { realOperationsFor } from "./real-operations.js";
+import { requireAuth } from "./require-auth.js";
 import { OPERATIONS, type Operation } from "./table.js";
 
 /**

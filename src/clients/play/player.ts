@@ -1,7 +1,8 @@
-import { stopReasonOf } from "../../platform/bounded-request.js";
-import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
-import { type OperationName, operation } from "../operations/table.js";
-import { filledPath } from "../route.js";
+import type { PlayOutcome, PlayRun } from "../../http/control/demo/plays.js";
+import { type OperationName, operation } from "../../http/operations/table.js";
+import { filledPath } from "../../http/route.js";
+import { stopReasonOf } from "../bounded-request.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../read-answer.js";
 import { type Call, CallFailed, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
 import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
 import { Standing } from "./standing.js";
@@ -13,29 +14,16 @@ import { Standing } from "./standing.js";
  * after the clock moved, as a token lives 900 s on the project's clock). The journal shows these calls as any client's. A clock step is the control API's
  * (`POST /__mock/projects/{id}/clock`): the one thing an application cannot do.
  */
-export interface PlayOptions {
-  /** The server's base URL, without a trailing slash. */
-  url: string;
-  projectId: string;
-  keys: { appId: string; appToken: string };
-  /** Sent to the control API (the clock steps) when the server has one. */
-  adminToken?: string | undefined;
-  /** Pauses last their seconds divided by this. */
-  speed: number;
-  /** Told each step as it happens: its number (from 1) and a line saying what happened. */
-  print(line: string, step: number): void;
-  /** Stops the play where it is: between steps, in a pause or in a call. Its reason ends the failure's message. */
-  signal?: AbortSignal;
+/** A play: the server, the project and its key, the pace (http/control/demo/plays.ts), and its answers' limits. */
+export interface PlayOptions extends PlayRun {
   /** The most bytes one answer may be, as sent and decoded (DEFAULT_MAX_ANSWER_BYTES unless given). */
   maxAnswerBytes?: number;
-  /** How long one call may take, to its answer's last byte (platform/bounded-request.ts's default unless given). */
+  /** How long one call may take, to its answer's last byte (clients/bounded-request.ts's default unless given). */
   timeoutMs?: number;
 }
 
-export type PlayResult = { ok: true; steps: number } | { ok: false; step: number; message: string };
-
 /** Plays every step in order; stops at the first that fails, or when the signal says so, naming the step. */
-export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayResult> {
+export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayOutcome> {
   const player = new Player(options);
   const total = scenario.steps.length;
   const { signal } = options;

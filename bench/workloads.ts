@@ -12,25 +12,25 @@ import {
 } from "./fixtures.js";
 
 /**
- * What the benchmark sends to our server: one scenario per row of the operation table, each request the row's
+ * What the benchmark sends to our server: one workload per row of the operation table, each request the row's
  * example call (a plain success of the real operation) made from the bench project's records, the i-th request of
  * a round with the i-th of each pool: a fresh customer, the next slot of a not-yet-full tier structure, an incentive
  * not yet deleted. The v2 operations carry a bearer token and the key pair, as the default (strict) mode wants.
- * Scenarios that write have the project reset between rounds.
+ * Workloads that write have the project reset between rounds.
  */
-export interface Scenario {
+export interface Workload {
   /** The operation's name, as `--only` takes it. */
   name: string;
   /** The row of the operation table it measures. */
   operation: OperationName;
-  /** Whether the scenario writes (uses a pool up), so the project must be reset before the next round. */
+  /** Whether the workload writes (uses a pool up), so the project must be reset before the next round. */
   consumes: boolean;
   requests: (context: { token: string }) => Request[];
 }
 
 /**
- * The names the scenarios had before 0.12 (`--only "GET location"`), still taken: they are in the commands of
- * docs/performance.md and in earlier reports.
+ * The names the workloads had before 0.12, when they were called scenarios (`--only "GET location"`), still
+ * taken: they are in the commands of docs/performance.md and in earlier reports.
  */
 const NAMED_BEFORE: ReadonlyMap<string, OperationName> = new Map<string, OperationName>([
   ["GET location", "getLocation"],
@@ -41,8 +41,8 @@ const NAMED_BEFORE: ReadonlyMap<string, OperationName> = new Map<string, Operati
   ["DELETE incentive", "deleteIncentive"],
 ]);
 
-/** The operation a name of `--only` means: an operation's name, or a scenario's name before 0.12. */
-export const scenarioNamed = (name: string): string => NAMED_BEFORE.get(name) ?? name;
+/** The operation a name of `--only` means: an operation's name, or a workload's name before 0.12. */
+export const workloadNamed = (name: string): string => NAMED_BEFORE.get(name) ?? name;
 
 /** The pools of a bench project, and the records every example call is made from. */
 function idsAt(i: number, sizes: { tierStructures: number; incentives: number }): ExampleIds {
@@ -79,7 +79,7 @@ function requestOf(row: Operation, ids: ExampleIds, token: string): Request {
   };
 }
 
-export function scenarios(sizes: { tierStructures: number; incentives: number }): Scenario[] {
+export function workloads(sizes: { tierStructures: number; incentives: number }): Workload[] {
   return OPERATIONS.map((row) => ({
     name: row.name,
     operation: row.name,

@@ -4,7 +4,7 @@ import type { HttpMethod } from "../../http/route.js";
 import type { Objects } from "./config.js";
 
 /**
- * What a step of the scenario (steps.ts) is, and what each run makes fresh so that it works on a fresh sandbox
+ * What a step of a run (steps.ts) is, and what each run makes fresh so that it works on a fresh sandbox
  * project and again on the next run: customers named after the run, and a tier range no earlier run used.
  */
 
