@@ -16,7 +16,7 @@ import { controlRouter } from "./control/router.js";
 import { type CorsOrigins, cors } from "./entrance/cors.js";
 import { requestLog, startRequestLog } from "./entrance/request-log.js";
 import { type ChangeSink, changeTracking } from "./entrance/track-changes.js";
-import { errorHandler, unknownRoute } from "./errors/error-handler.js";
+import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input/limits.js";
 import { useJsonAnswers } from "./json-response.js";

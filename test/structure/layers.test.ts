@@ -129,6 +129,60 @@ describe("layers", () => {
   });
 });
 
+/**
+ * The folders of src/http in their own layers, bottom up, as docs/internals/layers.md draws them: the HTTP errors
+ * and the speed tricks; what every part shares at the folder's top (route(), the request's context, JSON
+ * answers); reading input; the operations; what every request passes (the entrance, the traffic step, the node:http
+ * server); the control API; and at the top the app, its one error handler and the dashboard's files, which put
+ * the rest together. A folder imports its own rank and those under it, never one above nor beside it.
+ */
+const HTTP = join(SRC, "http");
+const HTTP_RANK: Record<string, number> = {
+  errors: 0,
+  fast: 0,
+  shared: 1,
+  input: 2,
+  operations: 3,
+  entrance: 4,
+  traffic: 4,
+  server: 4,
+  control: 5,
+  app: 6,
+};
+/** The files at src/http's top that put the app together; the others there are shared by every folder. */
+const HTTP_APP = new Set(["app.ts", "error-handler.ts", "ui.ts"]);
+
+function httpFolderOf(file: string): string {
+  const path = relative(HTTP, file);
+  if (!path.includes("/")) return HTTP_APP.has(path) ? "app" : "shared";
+  return path.split("/")[0] as string;
+}
+
+describe("the layers inside src/http", () => {
+  const files = sourceFiles(HTTP);
+
+  it("ranks every folder of src/http", () => {
+    const folders = readdirSync(HTTP, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name).filter((name) => !(name in HTTP_RANK))).toEqual([]);
+    expect(httpFolderOf(join(HTTP, "route.ts"))).toBe("shared");
+    expect(httpFolderOf(join(HTTP, "error-handler.ts"))).toBe("app");
+  });
+
+  it("no folder imports one above it or beside it", () => {
+    const wrong: string[] = [];
+    for (const file of files)
+      for (const target of importsOf(file)) {
+        if (relative(HTTP, target).startsWith("..")) continue;
+        const [from, to] = [httpFolderOf(file), httpFolderOf(target)];
+        const above = (HTTP_RANK[to] as number) > (HTTP_RANK[from] as number);
+        const sideways = from !== to && HTTP_RANK[to] === HTTP_RANK[from];
+        if (above || sideways)
+          wrong.push(`${relative(HTTP, file)} (${from}) imports ${relative(HTTP, target)} (${to})`);
+      }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe("the house's shape", () => {
   it("the src/ root holds the bin, the library and the server, at most four files; the rest is in folders by role", () => {
     const root = readdirSync(SRC, { withFileTypes: true });
