@@ -9,7 +9,7 @@ import { customerOf, type RunInputs, type Step, type StepRequest } from "./step.
  * with its success step (its row's example call, made from the side's objects and the run's new values, so a new
  * row has one with nothing written here) and the documented errors written below, in an order that works on a
  * fresh sandbox project and again on the next run. The incentive deleted is the first of the config's list still
- * there. 16 steps, a few more calls when earlier runs deleted incentives: well under the 40 calls a run may make.
+ * there. A call a step, a few more when earlier runs deleted incentives: well under the 40 calls a run may make.
  */
 
 /** The ids a side's example call of an operation is made from: its objects, and what the run makes new. */

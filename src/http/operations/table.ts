@@ -13,10 +13,10 @@ import { auth, type OperationRow, type RawInput, row } from "./row.js";
  * its operation (row.ts says what): name, title, method, path, credentials and scopes, body, input, use case, a
  * plain successful call of it and the dashboard's sentence for one. The mount (operations/mount.ts),
  * authentication, the journal's names, the control API's list of operations, the dashboard's activity, the help
- * texts' count, the verify scenario, the generated-input (fuzz) targets and the benchmark scenarios all read it.
- * Adding an operation is one row here, one use case in the domain, its fixtures and its tests;
- * docs/internals/adding-an-operation.md lists every file, and test/api/operation-table.test.ts fails until each
- * knows the row.
+ * texts' count, verify's success steps, the benchmark's workloads, play's calls, the generated-input (fuzz)
+ * targets and the docs' generated tables (`npm run docs:operations`) all read it. Adding an operation is one row
+ * here, one use case in the domain, its tests and its docs: docs/internals/adding-an-operation.md lists every
+ * file, and test/slow/adding-an-operation.test.ts adds a row in a copy of the project to prove the list.
  */
 
 const TABLE = {
