@@ -1,17 +1,28 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { ACTION, Runner } from "../helpers/action-runner.js";
-import { ROOT } from "../helpers/process.js";
+import { docBlock } from "../helpers/consumer.js";
+import { childEnv, ROOT } from "../helpers/process.js";
 
 /**
  * Issue 48: the GitHub Action of this repository (action.yml), node mode, run as a runner runs it: its main step
  * from a checkout as the runner downloads one (this tree's files, nothing built, no node_modules), which installs
  * it offline from npm's cache and builds it, then the application's calls, then its post step. The docker mode runs
- * in the container tier (test/container/github-action.test.ts); docs/guide/ci.md's job with it,
- * test/slow/github-action-guide.test.ts.
+ * in the container tier (test/container/github-action.test.ts). Last, docs/guide/ci.md's job with the action, as
+ * written, twice, the second job's cache restored from the first's.
  */
 const NPM_OFFLINE = { npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
 let dir: string;
@@ -53,13 +64,14 @@ const INPUTS = {
   settings: "LOYALTY_MOCK_RATE_LIMIT_PER_MINUTE=0\nLOYALTY_MOCK_JOURNAL_SIZE=500",
 };
 
-/** The pid main saved for its post step. */
-const savedPid = () =>
+/** The pid a job's main saved for its post step. */
+const savedPidOf = (job: Runner) =>
   (
-    JSON.parse(readFileSync(runner.files.state, "utf8").match(/^\{"mode":"node".*\}$/m)?.[0] ?? "{}") as {
+    JSON.parse(/^\{"mode":"node".*\}$/m.exec(readFileSync(job.files.state, "utf8"))?.[0] ?? "{}") as {
       pid: number;
     }
   ).pid;
+const savedPid = () => savedPidOf(runner);
 
 const call = (url: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`${url}${path}`, {
@@ -201,5 +213,113 @@ describe("the GitHub Action, node mode", { timeout: 300_000 }, () => {
     const post = runner.post();
     expect(post.status, post.log).toBe(0);
     expect(post.log).toContain("The server had already stopped.");
+  });
+});
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, string>;
+}
+
+/** The application of the guide's job: one integration test, which assigns a card with the keys it is given. */
+function writeApplication(workspace: string): void {
+  const manifest = { name: "app", private: true, scripts: { "test:integration": "node integration.mjs" } };
+  writeFileSync(join(workspace, "package.json"), JSON.stringify(manifest));
+  writeFileSync(
+    join(workspace, "package-lock.json"),
+    JSON.stringify({ name: "app", lockfileVersion: 3, requires: true, packages: { "": { name: "app" } } }),
+  );
+  writeFileSync(
+    join(workspace, "integration.mjs"),
+    [
+      "const { LOYALTY_BASE_URL: url, LOYALTY_APP_ID: appId, LOYALTY_APP_TOKEN: appToken } = process.env;",
+      'const res = await fetch(url + "/v1/loyalties/camp_demo_loyalty/members", {',
+      '  method: "POST",',
+      '  headers: { "X-App-Id": appId, "X-App-Token": appToken, "Content-Type": "application/json" },',
+      '  body: JSON.stringify({ customer: { source_id: "run-" + process.env.GITHUB_RUN_ID + "@example.com" } }),',
+      "});",
+      'if (res.status !== 200) throw new Error(res.status + " " + (await res.text()));',
+      "",
+    ].join("\n"),
+  );
+}
+
+/** Everything the state folder holds (the snapshot and its change log), as text. */
+const stateText = (folder: string) =>
+  readdirSync(folder)
+    .map((file) => readFileSync(join(folder, file), "utf8"))
+    .join("\n");
+
+describe("docs/guide/ci.md, With the GitHub Action: the job as written, as a runner runs it", {
+  timeout: 300_000,
+}, () => {
+  const job = (
+    parse(docBlock("docs/guide/ci.md", "## With the GitHub Action", "yaml")) as {
+      jobs: { integration: { steps: Step[] } };
+    }
+  ).jobs.integration;
+  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+
+  it("uses this version's tag, after a cache of the state file's folder", () => {
+    const { steps } = job;
+    const ours = steps.findIndex((step) => step.uses?.includes("/loyalty-mock@"));
+    expect(steps[ours]?.uses).toBe(`OWNER/loyalty-mock@v${version}`);
+    // The runner's own actions, which this machine does not run: the workspace is prepared, this Node is the job's,
+    // the cache is restored by copying the folder, and nothing is uploaded.
+    expect(
+      steps.flatMap((step) => (step.uses?.startsWith("actions/") ? [step.uses.split("@")[0]] : [])),
+    ).toEqual(["actions/checkout", "actions/setup-node", "actions/cache", "actions/upload-artifact"]);
+    const cache = steps.findIndex((step) => step.uses?.startsWith("actions/cache@"));
+    // Before ours, so that its post step (which saves) runs after ours (which stops the server and saves the state).
+    expect(cache).toBeLessThan(ours);
+    expect(dirname(steps[ours]?.with?.["state-file"] as string)).toBe(steps[cache]?.with?.path);
+  });
+
+  it("runs twice: each job's integration test passes, and the second starts from the first one's state", () => {
+    for (const run of [1, 2]) {
+      const jobRunner = new Runner(join(dir, `guide-${run}`), checkout);
+      writeApplication(jobRunner.workspace);
+      if (run === 2)
+        cpSync(
+          join(dir, "guide-1", "workspace", ".loyalty-mock"),
+          join(jobRunner.workspace, ".loyalty-mock"),
+          {
+            recursive: true,
+          },
+        );
+      const env = { ...NPM_OFFLINE, GITHUB_RUN_ID: String(run) };
+      for (const step of job.steps) {
+        if (step.uses?.startsWith("actions/")) continue;
+        if (step.uses) {
+          const main = jobRunner.main(step.with ?? {}, env);
+          servers.push(savedPidOf(jobRunner));
+          expect(main.status, main.log).toBe(0);
+          continue;
+        }
+        const result = spawnSync(
+          "bash",
+          ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run as string],
+          {
+            cwd: jobRunner.workspace,
+            env: childEnv({ ...env, ...jobRunner.exported() }),
+            encoding: "utf8",
+            timeout: 120_000,
+          },
+        );
+        expect(result.status, `${step.run}\n${result.stdout}${result.stderr}`).toBe(0);
+      }
+      const post = jobRunner.post();
+      expect(post.status, post.log).toBe(0);
+      expect(jobRunner.summary()).toContain("| demo | addMember | 1 | 0 |");
+      expect(jobRunner.summary()).toContain("The server stopped cleanly (SIGTERM).");
+    }
+    const first = stateText(join(dir, "guide-1", "workspace", ".loyalty-mock"));
+    const second = stateText(join(dir, "guide-2", "workspace", ".loyalty-mock"));
+    expect([first.includes("run-1@example.com"), first.includes("run-2@example.com")]).toEqual([true, false]);
+    expect([second.includes("run-1@example.com"), second.includes("run-2@example.com")]).toEqual([
+      true,
+      true,
+    ]);
   });
 });
