@@ -45,7 +45,7 @@ function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", ...options });
   if (result.status !== 0)
     throw new Error(
-      `${command} ${args.slice(0, 2).join(" ")} failed (${result.error?.message ?? `exit status ${result.status}`})`,
+      `${command} ${args[0]} failed (${result.error?.message ?? `exit status ${result.status}`})`,
     );
 }
 
