@@ -20,7 +20,8 @@ import { childEnv, ROOT } from "../helpers/process.js";
  * with the stored campaign), in a copy of the project, writing only the files docs/internals/adding-an-operation.md
  * lists (the row, its use case, its test, its section of the operations page, its line in the fidelity page), then
  * runs `npm run docs:operations`; and finds the new row in verify's steps, the bench's workloads, the dashboard's
- * activity, the journal's filter, the control API's list and the docs' generated tables, with the copy
+ * activity, the journal's filter, the control API's list, the MCP server's tools and the docs' generated tables,
+ * with the copy
  * type-checked and the suites that hold every row green. test/slow/adding-a-collection.test.ts does the same for
  * a collection. In the slow tier: it copies the project, type-checks it and runs a part of its suite.
  */
@@ -120,6 +121,7 @@ describe("GET /v1/campaigns/{campaignId}", () => {
 const PROBE = (root: string) => `
 import { STEPS } from "${root}/src/cli/verify/steps.js";
 import { workloads } from "${root}/bench/workloads.js";
+import { operationTools } from "${root}/src/cli/mcp/operation-tools.js";
 import { startServer } from "${root}/src/index.js";
 
 const objects = {
@@ -150,6 +152,7 @@ console.log(JSON.stringify({
   journal: journal.requests.map((entry) => [entry.operation, entry.path, entry.status]),
   activity: activity.activity.map((entry) => entry.text),
   operations: operations.operations.map((operation) => operation.name),
+  tools: operationTools().map((tool) => tool.name),
 }));
 `;
 
@@ -253,7 +256,7 @@ describe("an operation declared in one row", { timeout: 600_000 }, () => {
     );
   });
 
-  it("is in verify's steps, the bench's workloads, the journal's filter, the dashboard's activity and the control API", () => {
+  it("is in verify's steps, the bench's workloads, the journal's filter, the dashboard's activity, the control API and the MCP tools", () => {
     const probe = join(probeDir, "probe.mts");
     writeFileSync(probe, PROBE(copy));
     const ran = run("npx", ["tsx", probe]);
@@ -281,6 +284,7 @@ describe("an operation declared in one row", { timeout: 600_000 }, () => {
     expect(found.journal).toEqual([["getCampaign", "/v1/campaigns/camp_demo_loyalty", 200]]);
     expect(found.activity).toEqual(["The app looked up the campaign Demo Loyalty Program"]);
     expect(found.operations).toContain("getCampaign");
+    expect(found.tools).toContain("operation_get_campaign");
   });
 
   it("type-checks, and the suites that hold every row pass for it", () => {
@@ -298,6 +302,7 @@ describe("an operation declared in one row", { timeout: 600_000 }, () => {
       "test/http/cors.test.ts",
       "test/fuzz/operations.test.ts",
       "test/cli/verify.test.ts",
+      "test/cli/mcp-tools.test.ts",
       "test/docs/operation-docs.test.ts",
       "test/docs/operation-count.test.ts",
       "test/docs/links.test.ts",

@@ -8,9 +8,11 @@ import { ROOT } from "../helpers/process.js";
  * The layers of docs/internals/layers.md, bottom up: the platform; the emulator's machinery (emulation/: fault
  * rules, the journal, rate limits, the change feed, path patterns), which knows no resource and none of the
  * service's errors; the domain (the vendor's resources and the project that holds them and the machinery); the
- * HTTP layer and the state files beside each other; the clients, which call a server from outside through its
- * operations (the play client, the bounded request verify and play make) and read the HTTP layer's operation table;
- * the configuration (the settings table, which names options of both); the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
+ * HTTP layer and the state files beside each other; the configuration (the settings table, which names options of
+ * both); the clients (clients/), which talk to a server from outside: the control client and the Testcontainers
+ * module, which know the control API's schemas and the settings' names by their types only, and the play client and
+ * the bounded request verify and play make, which read the HTTP layer's operation table; the assembly at the src/
+ * root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
  * A module may import its own layer and the layers under it, never one above, nor a layer of its own rank.
  */
 const SRC = join(ROOT, "src");
@@ -20,8 +22,8 @@ const RANK: Record<string, number> = {
   domain: 2,
   http: 3,
   persistence: 3,
-  clients: 4,
-  config: 5,
+  config: 4,
+  clients: 5,
   assembly: 6,
   cli: 7,
   bin: 8,
