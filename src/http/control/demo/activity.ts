@@ -1,6 +1,8 @@
 import type { Project } from "../../../domain/projects/project.js";
 import { addInt64, type Int64 } from "../../../domain/shared/int64.js";
 import type { OperationName } from "../../operations/table.js";
+import { extrasFor, HIDDEN_FROM_AUDIENCE } from "./activity-extras.js";
+import { wordsOf } from "./words.js";
 
 /**
  * The request journal told as a story: each operation a sentence naming people and things by name ("Alice Nowak
@@ -68,12 +70,13 @@ function eventSentence(project: Project, entry: JournalEntry, ok: boolean, earne
   const ref = asObject(body.customer);
   const who = customerName(project, ref);
   const type = String(body.event ?? "an event");
-  if (!ok) return { ok, text: `${who}'s ${type} was refused: ${refusal(entry)}` };
+  const said = wordsOf(type);
+  if (!ok) return { ok, text: `${who}'s ${said} was refused: ${refusal(entry)}` };
   const points = earnedBy(project, entry, ref, type, earned);
   return {
     ok,
     text:
-      points > 0 ? `${who} earned ${points.toLocaleString("en")} points for ${type}` : `${who} sent ${type}`,
+      points > 0 ? `${who} earned ${points.toLocaleString("en")} points for ${said}` : `${who} sent ${said}`,
   };
 }
 
@@ -131,9 +134,13 @@ export function sentenceOf(
     : { ok, text: `${entry.method} ${entry.path} failed: ${refusal(entry)}` };
 }
 
-/** The newest `limit` requests of the journal as sentences, newest first. */
+/**
+ * The newest `limit` requests of the journal an audience is shown (not the token requests), as sentences, newest
+ * first, each with the tiers it took someone into and the webhooks it caused (activity-extras.ts).
+ */
 export function activityOf(project: Project, limit: number) {
-  const entries = project.journal.list({ limit }).reverse();
+  const entries = project.journal.list({ limit, notOperations: HIDDEN_FROM_AUDIENCE }).reverse();
+  const extras = extrasFor(project);
   return {
     object: "list" as const,
     data_ref: "activity",
@@ -142,6 +149,7 @@ export function activityOf(project: Project, limit: number) {
       time: entry.time,
       status: entry.status,
       ...sentenceOf(project, entry),
+      ...extras(entry),
     })),
     total: entries.length,
   };
