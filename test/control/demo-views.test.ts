@@ -190,5 +190,8 @@ describe("scenarios and plays", () => {
     expect(members.map((entry) => [entry.status, entry.authenticated, entry.headers["x-app-id"]])).toEqual([
       [200, true, "demo-app-id"],
     ]);
+    // A reset builds the project anew: the plays that ended before it are not told after it (issue 45).
+    expect((await call("POST", "/__mock/projects/demo/reset")).status).toBe(200);
+    expect((await call("GET", "/__mock/projects/demo/plays")).body.plays).toEqual([]);
   });
 });

@@ -239,8 +239,11 @@ export const demoRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/plays",
     tag: "demo",
     summary: "The scenarios played in the project from the control API, newest first (the last 10)",
+    description:
+      "Those started since the project was last built (a reset, a restore or an import builds it anew), and any " +
+      "still running: after Reset demo the page shows no earlier play's outcome.",
     output: listSchema("plays", playAnswer),
-    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project.id)),
+    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project)),
   }),
   row({
     method: "POST",
