@@ -25,7 +25,8 @@ export function freshness() {
     clearTimeout(timer);
     const marked = [...root.querySelectorAll("[data-fresh].new")];
     if (marked.length === 0) return;
-    const due = Math.min(...marked.map((el) => (seenAt.get(keyOf(el)) ?? 0) + FRESH_MS));
+    let due = Number.POSITIVE_INFINITY;
+    for (const el of marked) due = Math.min(due, (seenAt.get(keyOf(el)) ?? 0) + FRESH_MS);
     timer = setTimeout(
       () => {
         for (const el of root.querySelectorAll("[data-fresh].new"))
