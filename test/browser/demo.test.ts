@@ -168,11 +168,22 @@ describe("the audience views", () => {
       "Failed: Zofia Lis could not join Demo Loyalty Program: 400, Customer already joined program",
       10_000,
     );
-    // Playing it again plays it again, its customer named afresh (issue 45).
+    // Playing it again plays it again, its customer named afresh (issue 45). The status line said the first play
+    // was done already: the new play is told by its id.
+    const [before] = (await api("GET", "/__mock/projects/demo/plays")).body.plays;
     await page.selectOption("#scenario-pick", "first-month");
     await page.selectOption("#play-speed", "100");
     await page.click("#play");
-    await seen(page, "#play-status", 'Played "A customer\'s first month": all 21 steps', 15_000);
+    await page.waitForFunction(
+      async (id) => {
+        const answer = await fetch("/__mock/projects/demo/plays").then((res) => res.json());
+        const [last] = answer.plays;
+        return last !== undefined && last.id > id && last.status === "done";
+      },
+      before.id,
+      { timeout: 15_000, polling: 100 },
+    );
+    await seen(page, "#play-status", 'Played "A customer\'s first month": all 21 steps', 10_000);
     const again = await api("GET", "/__mock/projects/demo/customers?source_id=zofia.lis%2B2@example.com");
     expect(again.body.customers.map((c: { name: string }) => c.name)).toEqual(["Zofia Lis"]);
   });
