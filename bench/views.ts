@@ -39,7 +39,17 @@ const READS: [string, (i: number) => string][] = [
   ["overview", () => "/__mock/projects/bench/overview"],
   ["story", (i) => `/__mock/projects/bench/customers/${memberId((i * 7919) % members)}/story`],
   ["activity?limit=1000", () => "/__mock/projects/bench/activity?limit=1000"],
-  ["customers?limit=1000 (the picker)", () => "/__mock/projects/bench/customers?limit=1000"],
+  ["customers?limit=1000 (0.11's picker)", () => "/__mock/projects/bench/customers?limit=1000"],
+  // The Customer view's search since issue 45: text no customer holds reads the newest 20,000 (its most), a source
+  // id is found by the index.
+  [
+    "customer-search?q=nobody (the search, at its most)",
+    () => "/__mock/projects/bench/customer-search?q=nobody",
+  ],
+  [
+    "customer-search?q=<a source id>",
+    (i) => `/__mock/projects/bench/customer-search?q=${memberSourceId((i * 7919) % members)}`,
+  ],
   ["vouchers?limit=20", () => "/__mock/projects/bench/vouchers?limit=20"],
   ["events?limit=20", () => "/__mock/projects/bench/events?limit=20"],
   ["requests?limit=50", () => "/__mock/projects/bench/requests?limit=50"],

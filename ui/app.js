@@ -1,14 +1,18 @@
 // @ts-check
 import { api, setToken, whenUnauthorized } from "./api.js";
+import { rescaleCharts } from "./charts.js";
 import { h, show } from "./dom.js";
 import { openFeed } from "./feed.js";
 import { controlsPanel } from "./panels/controls.js";
 import { eventsPanel } from "./panels/events.js";
 import { loyaltyPanel } from "./panels/loyalty.js";
 import { membersPanel } from "./panels/members.js";
+import { loadOperations } from "./panels/operations.js";
 import { requestsPanel } from "./panels/requests.js";
 import { webhooksPanel } from "./panels/webhooks.js";
+import { presentationMode } from "./present.js";
 import { refresher } from "./refresher.js";
+import { requestsSentence } from "./status-line.js";
 import { demoViews } from "./views/index.js";
 
 /**
@@ -130,9 +134,7 @@ function sayRequests() {
   const last = lastUnsaid;
   if (!last) return;
   saidAt = Date.now();
-  tell(
-    `Live. ${unsaid} new request${unsaid === 1 ? "" : "s"}; last ${last.method} ${last.path} answered ${last.status ?? "nothing"}.`,
-  );
+  tell(requestsSentence(unsaid, last));
   unsaid = 0;
   lastUnsaid = undefined;
 }
@@ -210,9 +212,17 @@ function setLarge(/** @type {boolean} */ on) {
   document.documentElement.classList.toggle("large", on);
   large.setAttribute("aria-pressed", String(on));
   localStorage.setItem("loyalty-mock-large-type", on ? "1" : "");
+  // The charts draw on canvases: they follow the page's type size when told.
+  rescaleCharts();
 }
 large.addEventListener("click", () => setLarge(!document.documentElement.classList.contains("large")));
 setLarge(localStorage.getItem("loyalty-mock-large-type") === "1");
+// Another script (or a test) may switch the class itself: the charts follow whatever sets the type size.
+new MutationObserver(() => rescaleCharts()).observe(document.documentElement, {
+  attributes: true,
+  attributeFilter: ["class"],
+});
+presentationMode(() => rescaleCharts());
 
 const dialog = /** @type {HTMLDialogElement} */ ($("token-dialog"));
 whenUnauthorized(() => {
@@ -233,11 +243,14 @@ async function showControlMode() {
   const open = health.control === "open";
   const mode = $("control-mode");
   mode.classList.toggle("open", open);
+  // In presentation mode this is in the drawer, with the other controls: not a warning for an audience to read.
   show(mode, open ? "Control API: open (no admin token)" : "Control API: admin token required");
 }
 
 function start() {
   showControlMode().catch(() => undefined);
+  // The status line names operations as people call them: their titles, read once.
+  loadOperations().catch(() => undefined);
   loadProjects().catch((error) => {
     show($("token-error"), dialog.open ? String(error.message) : "");
     context.say(`Cannot list projects: ${error.message}`);

@@ -14,6 +14,28 @@ import { h, show } from "./dom.js";
 const chartJs = () => /** @type {any} */ (window).Chart;
 
 const COLORS = ["#0b5cad", "#1a7f37", "#9a6700", "#8250df", "#cf222e"];
+/** The page's ink: the charts' text as dark as the rest, for a projector, not Chart.js's pale grey. */
+const INK = "#1b1f24";
+/** The type size the charts' text has at the page's normal size (16 px); Large type scales it with the page. */
+const BASE_FONT_PX = 13;
+
+/**
+ * How much larger than normal the page's type is (1 normally, 1.5 in Large type): read from the root's font
+ * size, so the charts' text, lines and points grow with whatever makes the page's text grow.
+ */
+function scale() {
+  const root = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return Number.isFinite(root) && root > 0 ? root / 16 : 1;
+}
+
+/** Every chart on the page, to draw again at a new type size. */
+/** @type {Set<{ redraw(): void }>} */
+const drawn = new Set();
+
+/** Draws every chart again at the page's type size (Large type was switched on or off). */
+export function rescaleCharts() {
+  for (const chart of drawn) chart.redraw();
+}
 
 /**
  * A figure that draws `data` now and again whenever `update` gets new numbers; the chart is made once and its
@@ -36,28 +58,45 @@ export function chartFigure(id) {
   let chart;
   /** @type {string} */
   let shown = "";
-  return {
+  /** @type {ChartData | undefined} */
+  let last;
+  /** @type {number} */
+  let drawnAt = 0;
+  function draw() {
+    if (!last) return;
+    const factor = scale();
+    const config = configOf(last, factor);
+    const Chart = chartJs();
+    if (!Chart) return;
+    if (chart && chart.config.type === last.kind && drawnAt === factor) {
+      chart.data = config.data;
+      chart.update("none");
+    } else {
+      chart?.destroy();
+      chart = new Chart(canvas, config);
+    }
+    drawnAt = factor;
+  }
+  const self = {
     figure,
     /** @param {ChartData} data */
     update(data) {
       const key = JSON.stringify(data);
       if (key === shown) return;
       shown = key;
+      last = data;
       show(caption, data.title);
       canvas.setAttribute("aria-label", `${data.title}. ${summaryOf(data)}`);
       show(table, ...tableOf(data));
-      const config = configOf(data);
-      const Chart = chartJs();
-      if (!Chart) return;
-      if (chart && chart.config.type === data.kind) {
-        chart.data = config.data;
-        chart.update("none");
-      } else {
-        chart?.destroy();
-        chart = new Chart(canvas, config);
-      }
+      draw();
+    },
+    /** Draws it again when the type size changed since it was drawn. */
+    redraw() {
+      if (drawnAt !== scale()) draw();
     },
   };
+  drawn.add(self);
+  return self;
 }
 
 /** @param {ChartData} data */
@@ -104,8 +143,15 @@ function tableOf(data) {
   ];
 }
 
-/** @param {ChartData} data */
-function configOf(data) {
+/**
+ * Chart.js's configuration for the data, its text, lines and points sized for the page's type (`factor` times
+ * their normal size): Large type reaches the charts too.
+ * @param {ChartData} data
+ * @param {number} factor
+ */
+function configOf(data, factor) {
+  const font = { size: Math.round(BASE_FONT_PX * factor) };
+  const ticks = { font, color: INK };
   return {
     type: data.kind,
     data: {
@@ -115,8 +161,9 @@ function configOf(data) {
         data: s.values,
         borderColor: s.color ?? COLORS[i % COLORS.length],
         backgroundColor: s.color ?? COLORS[i % COLORS.length],
-        borderWidth: 2,
-        pointRadius: data.labels.length > 30 ? 0 : 3,
+        borderWidth: 2 * factor,
+        pointRadius: (data.labels.length > 30 ? 0 : 3) * factor,
+        pointHoverRadius: 4 * factor,
         tension: 0,
       })),
     },
@@ -124,10 +171,13 @@ function configOf(data) {
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
-      plugins: { legend: { display: data.series.length > 1 } },
+      plugins: {
+        legend: { display: data.series.length > 1, labels: { font, color: INK } },
+        tooltip: { titleFont: font, bodyFont: font },
+      },
       scales: {
-        x: { ticks: { autoSkip: true, maxRotation: 0 } },
-        y: { beginAtZero: true, ticks: { precision: 0 } },
+        x: { ticks: { ...ticks, autoSkip: true, maxRotation: 0 } },
+        y: { beginAtZero: true, ticks: { ...ticks, precision: 0 } },
       },
     },
   };

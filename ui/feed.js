@@ -2,7 +2,7 @@
 import { authHeaders, projectPath } from "./api.js";
 
 /**
- * @typedef {{ method: string, path: string, status: number | null, time_ms: number }} RequestSummary
+ * @typedef {{ method: string, path: string, status: number | null, operation: string | null, time_ms: number }} RequestSummary
  * @typedef {{ topics: string[], collections: string[], requests: RequestSummary[], requests_count: number }} FeedBatch
  */
 

@@ -44,7 +44,10 @@ export const PLAY: Command = {
     "points and any tier it moved into, from the control API). A name instead of a file plays one\n" +
     `of the scenarios shipped in the package: ${shippedScenarios()
       .map(({ name }) => name)
-      .join(", ")}.`,
+      .join(
+        ", ",
+      )}.\nPlayed again, its people are named afresh (zofia.lis+2@example.com), and a tier or a deleted\n` +
+    "incentive that is there already is said and passed.",
   flags: [
     { name: "url", value: "<url>", help: "the server's base URL (http://127.0.0.1:3000)" },
     { name: "project", value: "<id>", help: "the project to play in (demo)" },

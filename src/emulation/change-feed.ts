@@ -11,6 +11,8 @@ export interface RequestSummary {
   method: string;
   path: string;
   status: number | null;
+  /** The operation that handled it, by its row's name (`trackEvent`); null when none did. */
+  operation: string | null;
   /** Epoch milliseconds on the project's clock. */
   time_ms: number;
 }

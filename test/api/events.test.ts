@@ -37,7 +37,7 @@ describe("POST /v1/events - success", () => {
       metadata: { plan: "pro", seats: 3, extra: "kept" },
     });
     expect(Object.keys(res.body)).toEqual(["object", "type", "customer", "referral", "loyalty", "metadata"]);
-    const [event] = world.demo.events.list();
+    const event = world.demo.events.list().at(-1);
     expect(event).toMatchObject({
       id: expect.stringMatching(/^evcus_/),
       type: "user_subscribed",
@@ -72,8 +72,8 @@ describe("POST /v1/events - success", () => {
     const card = world.demo.vouchers.get(ALICE_CARD);
     expect(card.loyalty_card).toMatchObject({ points: 1550, balance: 1350 });
     expect(card.updated_at).toBe("2026-11-20T10:01:00.000Z");
-    expect(world.demo.events.list()[0]?.earned).toEqual([
-      { earning_rule_id: "lern_d0000000000000001", voucher_id: ALICE_CARD, points: 100 },
+    expect(world.demo.events.list().at(-1)?.earned).toEqual([
+      { earning_rule_id: "lern_d0000000000000001", voucher_id: ALICE_CARD, points: 100, points_after: 1550 },
     ]);
   });
 
@@ -91,7 +91,7 @@ describe("POST /v1/events - success", () => {
     expect(res.status).toBe(200);
     expect(world.demo.vouchers.get(ALICE_CARD)).toEqual(before);
     expect(world.demo.vouchers.get(ALICE_CARD).loyalty_card).toMatchObject({ points: 1450, balance: 1250 });
-    expect(world.demo.events.list()[0]?.earned).toEqual([]);
+    expect(world.demo.events.list().at(-1)?.earned).toEqual([]);
   });
 
   it("of two rules for one event only the ACTIVE one pays", async () => {
@@ -107,8 +107,8 @@ describe("POST /v1/events - success", () => {
     const res = await track(world, { event: "loyalty_bonus", customer: { id: "cust_demo_alice" } });
     expect(res.status).toBe(200);
     expect(world.demo.vouchers.get(ALICE_CARD).loyalty_card).toMatchObject({ points: 1700, balance: 1500 });
-    expect(world.demo.events.list()[0]?.earned).toEqual([
-      { earning_rule_id: "lern_d0000000000000002", voucher_id: ALICE_CARD, points: 250 },
+    expect(world.demo.events.list().at(-1)?.earned).toEqual([
+      { earning_rule_id: "lern_d0000000000000002", voucher_id: ALICE_CARD, points: 250, points_after: 1700 },
     ]);
   });
 
@@ -121,12 +121,13 @@ describe("POST /v1/events - success", () => {
     });
     expect(res.status).toBe(200);
     expect(world.demo.vouchers.get(ALICE_CARD).loyalty_card).toMatchObject({ points: 1700, balance: 1500 });
-    expect(world.demo.events.list()[0]?.loyalty).toEqual({ code: "DEMO-HELD-2345" });
+    expect(world.demo.events.list().at(-1)?.loyalty).toEqual({ code: "DEMO-HELD-2345" });
   });
 
   it("a customer without a card in the rule's campaign earns nothing, and the event is still recorded", async () => {
     const world = buildWorld();
     const before = JSON.stringify(world.demo.vouchers.list());
+    const events = world.demo.events.size;
     const res = await track(world, {
       event: "user_subscribed",
       customer: { source_id: "erin@example.com" },
@@ -134,7 +135,7 @@ describe("POST /v1/events - success", () => {
     });
     expect(res.status).toBe(200);
     expect(JSON.stringify(world.demo.vouchers.list())).toBe(before);
-    expect(world.demo.events.size).toBe(1);
+    expect(world.demo.events.size).toBe(events + 1);
   });
 
   it("a card assigned through the members endpoint earns on the next event", async () => {
@@ -169,7 +170,7 @@ describe("POST /v1/events - success", () => {
     expect(res.status).toBe(200);
     expect(res.body.referral).toBeNull();
     expect(world.demo.vouchers.get(REF_ALICE).redemption.redeemed_quantity).toBe(1);
-    expect(world.demo.events.list()[0]?.referral).toEqual({
+    expect(world.demo.events.list().at(-1)?.referral).toEqual({
       code: "REF-ALICE",
       referrer_id: "cust_demo_alice",
       voucher_id: REF_ALICE,
@@ -183,7 +184,7 @@ describe("POST /v1/events - success", () => {
       customer: { source_id: "referred-2" },
       referral: { code: "REF-ALICE", referrer_id: "alice@example.com" },
     });
-    expect(world.demo.events.list()[0]?.referral).toMatchObject({ referrer_id: "alice@example.com" });
+    expect(world.demo.events.list().at(-1)?.referral).toMatchObject({ referrer_id: "alice@example.com" });
   });
 
   it("metadata checks follow the schema: types, arrays, dates; unnamed properties pass; null is absent", async () => {

@@ -20,11 +20,17 @@ describe("GET /__mock/projects/{projectId}/overview at 150,000 earnings", () => 
     const res = await control(world.app, { method: "GET", path: "/__mock/projects/demo/overview" });
     expect(res.status).toBe(200);
     const series = res.body.points_over_time as { earned: number; total: number }[];
-    // 150,000 minutes is 104 days: the last 60 days are shown, one bucket each, the earlier ones in the first total.
-    expect(series).toHaveLength(60);
+    // 150,000 minutes is 104 days: since issue 45 the whole of it is shown, in 53 buckets of two days (a series
+    // keeps to 60), with the demo's own few weeks of history inside them.
+    expect(series).toHaveLength(53);
     expect(series.at(-1)?.total).toBe(res.body.points_issued);
-    // From the first bucket's start (59 days before today's) to 10:00 today: 85,560 minutes, an earning each.
-    expect(series.reduce((sum, bucket) => sum + bucket.earned, 0)).toBe(85_560 * 100);
+    const history = world.registry
+      .get("demo")
+      .events.list()
+      .filter((event) => !event.id.startsWith("evcus_m"))
+      .flatMap((event) => event.earned)
+      .reduce((sum, earning) => sum + earning.points, 0);
+    expect(series.reduce((sum, bucket) => sum + bucket.earned, 0)).toBe(150_000 * 100 + history);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(overviewReference(world.registry.get("demo")))));
   });
 
@@ -54,9 +60,11 @@ describe("GET /__mock/projects/{projectId}/customers/{customerId}/story - 64-bit
       path: "/__mock/projects/demo/customers/cust_demo_alice/story",
     });
     expect(res.status).toBe(200);
-    // Alice's 1,450 points stand in Silver (1,000-4,999); the next tier starts at 2^63-2. Compared as text.
+    // Alice's 1,450 points stand in Silver (1,000-4,999); the next tier starts at 2^63-2, on the ladder too (issue
+    // 45). Compared as text.
     expect(res.text).toContain(
-      '"tier":"Silver","next_tier":"Huge","next_at":9223372036854775806,"points":1450,"percent":0}',
+      '"tier":"Silver","next_tier":"Huge","next_at":9223372036854775806,"points":1450,"percent":0,' +
+        '"ladder":[{"name":"Bronze","from":0},{"name":"Silver","from":1000},{"name":"Huge","from":9223372036854775806}]}',
     );
   });
 });

@@ -39,7 +39,7 @@ describe("ChangeFeed", () => {
     feed.recordChanged("demo", "customers");
     feed.requestJournaled("demo", () => {
       built++;
-      return { method: "GET", path: "/", status: 200, time_ms: 0 };
+      return { method: "GET", path: "/", status: 200, operation: null, time_ms: 0 };
     });
     const seen: FeedBatch[] = [];
     feed.subscribe("other", (batch) => seen.push(batch));
@@ -53,7 +53,13 @@ describe("ChangeFeed", () => {
     const seen: FeedBatch[] = [];
     feed.subscribe("demo", (batch) => seen.push(batch));
     for (let i = 0; i < 1000; i++) {
-      feed.requestJournaled("demo", () => ({ method: "POST", path: `/v1/events`, status: 200, time_ms: i }));
+      feed.requestJournaled("demo", () => ({
+        method: "POST",
+        path: `/v1/events`,
+        status: 200,
+        operation: "trackEvent",
+        time_ms: i,
+      }));
       feed.recordChanged("demo", i % 2 ? "events" : "vouchers");
     }
     feed.announce("demo", "clock");

@@ -31,9 +31,9 @@ describe("RunningServer.close() stops the plays the control API started", () => 
     // At speed 0.01 first-month's second step, a 2 s pause, lasts 200 s: longer than any test waits.
     await control(server, "POST", "/projects/demo/plays", { scenario: "first-month", speed: 0.01 });
     const board = playsOf(server.registry);
-    await until(() => board.list("demo")[0]?.played === 1, "the first step played");
+    await until(() => board.list(server.registry.get("demo"))[0]?.played === 1, "the first step played");
     await server.close();
-    expect(board.list("demo")[0]).toMatchObject({
+    expect(board.list(server.registry.get("demo"))[0]).toMatchObject({
       status: "failed",
       played: 2,
       failure: "step 2 (pause 2 s) stopped: the server is closing",
@@ -51,7 +51,7 @@ describe("RunningServer.close() stops the plays the control API started", () => 
     await control(server, "POST", "/projects/demo/plays", { scenario: "first-month", speed: 1000 });
     await until(() => (heldRequestsOf(server.app)?.size ?? 0) > 0, "the play's first call held");
     await server.close();
-    expect(playsOf(server.registry).list("demo")[0]).toMatchObject({
+    expect(playsOf(server.registry).list(server.registry.get("demo"))[0]).toMatchObject({
       status: "failed",
       played: 1,
       failure: "step 1 (join zofia.lis@example.com) stopped: the server is closing",

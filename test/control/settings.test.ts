@@ -20,7 +20,8 @@ describe("/__mock/projects/{id}/settings", () => {
     expect(res.body).toEqual({
       object: "settings",
       project_id: "demo",
-      settings: {},
+      // The demo's fixtures name the tier structure its audience sees (issue 45).
+      settings: { audience_tier_structures: ["lts_d0000000000000001"] },
       // Issue 15: a project without its own limit has the server's (RATE_LIMIT_PER_MINUTE, 2000 a minute).
       effective: {
         v2_auth_mode: "strict",

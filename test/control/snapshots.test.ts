@@ -60,7 +60,8 @@ describe("POST /__mock/projects/{projectId}/snapshots", () => {
         incentives: 30,
         earning_rules: 2,
         event_schemas: 4,
-        events: 0,
+        // The demo's few weeks of history (issue 45).
+        events: 15,
         webhooks: 0,
       },
     });

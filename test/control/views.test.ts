@@ -64,7 +64,9 @@ describe("read-only views of a project's data", () => {
 
   it("recorded events, tier structures, incentives and campaigns by name", async () => {
     const { app } = buildWorld();
-    expect((await view(app, "events")).body.total).toBe(0);
+    // The demo's few weeks of history (issue 45), each by its customer.
+    expect((await view(app, "events")).body.total).toBe(15);
+    expect((await view(app, "events?customer_id=cust_demo_alice")).body.total).toBe(5);
     expect((await view(app, "tier-structures/lts_d0000000000000002")).body.tiers).toHaveLength(10);
     expect(
       (await view(app, "incentives?status=DELETED")).body.incentives.map((i: { id: string }) => i.id),

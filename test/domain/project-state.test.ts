@@ -63,7 +63,8 @@ describe("exporting a project's state", () => {
     expect(exported.project).toEqual({
       id: "demo",
       name: "Demo project",
-      settings: {},
+      // The demo's fixtures name the tier structure its audience sees (issue 45).
+      settings: { audience_tier_structures: ["lts_d0000000000000001"] },
       clock: { offset_ms: 0 },
     });
     expect(exported.vouchers).toHaveLength(world.demo.vouchers.size);

@@ -168,6 +168,10 @@ export const settingsBody = nearObject({
     { nil: undefined },
   ),
   journal_size: fc.option(nearly(fc.constantFrom(0, 10, 100_000, 100_001, null)), { nil: undefined }),
+  audience_tier_structures: fc.option(
+    nearly(fc.constantFrom(["lts_d0000000000000001"], [], [""], ["x".repeat(201)], null)),
+    { nil: undefined },
+  ),
 });
 
 export const journalQuery = fc

@@ -1,6 +1,8 @@
 import type { Project } from "../../src/domain/projects/project.js";
 import { fractionBetween, type Int64 } from "../../src/domain/shared/int64.js";
 import { type EarnedBy, sentenceOf } from "../../src/http/control/demo/activity.js";
+import { groupOf } from "../../src/http/control/demo/webhook-groups.js";
+import { wordsOf } from "../../src/http/control/demo/words.js";
 
 /**
  * The audience views recomputed from scratch, from every record of the project, as 0.10.0 computed them
@@ -41,6 +43,13 @@ function tiersHolding(structure: Structure, points: number) {
   });
 }
 
+/** The structures an audience sees (issue 45): those the setting names, in the store's order, or every one. */
+function shown(project: Project): Structure[] {
+  const named = project.settings.audience_tier_structures;
+  const all = project.tierStructures.list();
+  return named === undefined ? all : all.filter((structure) => named.includes(structure.id));
+}
+
 const heldCards = (project: Project): Card[] =>
   project.vouchers.list().filter((card) => card.loyalty_card != null && card.holder_id);
 const pointsOf = (card: Card) => Number(card.loyalty_card?.points ?? 0);
@@ -48,7 +57,8 @@ const balanceOf = (card: Card) => Number(card.loyalty_card?.balance ?? 0);
 
 function bucketsFor(first: number, now: number): { size: number; starts: number[] } {
   const span = Math.max(now - first, HOUR);
-  const size = span <= 2 * DAY ? HOUR : DAY;
+  // Issue 45: past 60 days, buckets of as many whole days as keep a series to 60 (the whole history shows).
+  const size = span <= 2 * DAY ? HOUR : Math.ceil(span / (60 * DAY)) * DAY;
   const end = Math.floor(now / size) * size;
   const count = Math.min(60, Math.max(2, (end - Math.floor(first / size) * size) / size + 1));
   return { size, starts: Array.from({ length: count }, (_, i) => end - (count - 1 - i) * size) };
@@ -97,7 +107,7 @@ export function overviewReference(project: Project) {
       pointsIssued,
       now,
     ),
-    tier_distribution: project.tierStructures.list().map((structure) => {
+    tier_distribution: shown(project).map((structure) => {
       const tiers = structure.tiers.flatMap((tier) => (rangeOf(tier) ? [tier] : []));
       const counts = new Map(tiers.map((tier) => [tier.id, 0]));
       let none = 0;
@@ -141,43 +151,116 @@ function progressIn(structure: Structure, points: number) {
     next_at: next?.exact ?? null,
     points,
     percent,
+    ladder: ranges.map((r) => ({ name: r.tier.name, from: r.exact })),
   };
 }
 
-type Entry = { at: string; kind: string; text: string };
+/**
+ * The tier holding `points` as the structure stood at `at` (tiers made later left out), the one starting highest
+ * of several; and whether going from `before` to `after` reached a higher one (issue 45's moments).
+ */
+function holding(structure: Structure, points: number, at: number) {
+  return structure.tiers
+    .filter((tier) => Date.parse(tier.created_at) <= at || Number.isNaN(Date.parse(tier.created_at)))
+    .map((tier) => ({
+      tier,
+      range: rangeOf(tier),
+      exact: (tier.qualification_rules as Rules).min_value ?? 0,
+    }))
+    .filter(({ range }) => range !== undefined && range[0] <= points && points < range[1])
+    .sort((a, b) => (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0))
+    .at(-1);
+}
+
+function reached(structure: Structure, before: number, after: number, at: number): string | undefined {
+  const now = holding(structure, after, at);
+  if (now === undefined) return undefined;
+  const then = holding(structure, before, at);
+  if (then === undefined) return before < (now.range as [number, number])[0] ? now.tier.name : undefined;
+  return now.exact > then.exact ? now.tier.name : undefined;
+}
+
+/** The sentences of the tiers an event took its cards into, in the audience's structures. */
+function momentsOfEvent(project: Project, event: ReturnType<Project["events"]["list"]>[number], who: string) {
+  const structures = shown(project);
+  const at = Date.parse(event.created_at);
+  const cards = [
+    ...new Set(event.earned.filter((e) => e.points_after !== undefined).map((e) => e.voucher_id)),
+  ];
+  const said: string[] = [];
+  for (const card of cards) {
+    const mine = event.earned.filter((e) => e.voucher_id === card && e.points_after !== undefined);
+    const before = (mine[0]?.points_after ?? 0) - (mine[0]?.points ?? 0);
+    const after = mine.at(-1)?.points_after ?? 0;
+    for (const structure of structures) {
+      const tier = reached(structure, before, after, Number.isNaN(at) ? Number.POSITIVE_INFINITY : at);
+      if (tier !== undefined)
+        said.push(
+          structures.length > 1 ? `${who} reached ${tier} in ${structure.name}` : `${who} reached ${tier}`,
+        );
+    }
+  }
+  return [...new Set(said)];
+}
+
+type Entry = { at: string; kind: string; text: string; details?: string[] };
 
 function timelineOf(project: Project, customerId: string, name: string, createdAt: string): Entry[] {
   const campaignName = (id: string) => project.campaigns.find(id)?.name ?? id;
-  const timeline: Entry[] = [{ at: createdAt, kind: "customer", text: `${name} became a customer` }];
+  // Issue 45: what happened in groups (an event with its points and the tiers it reached), newest first, each
+  // read top down; of equal times the one that happened later first.
+  const groups: Entry[][] = [[{ at: createdAt, kind: "customer", text: `${name} became a customer` }]];
   for (const publication of project.publications.list())
     if (publication.customer_id === customerId) {
       const card = project.vouchers.find(publication.voucher_id);
-      timeline.push({
-        at: publication.created_at,
-        kind: "joined",
-        text: `Joined ${campaignName(publication.campaign_id)} with card ${card?.code ?? publication.voucher_id}`,
-      });
+      groups.push([
+        {
+          at: publication.created_at,
+          kind: "joined",
+          text: `Joined ${campaignName(publication.campaign_id)} with card ${card?.code ?? publication.voucher_id}`,
+        },
+      ]);
     }
   for (const event of project.events.list())
     if (event.customer_id === customerId) {
-      timeline.push({ at: event.created_at, kind: "event", text: `Sent ${event.type}` });
+      const type = wordsOf(event.type);
+      const group: Entry[] = [{ at: event.created_at, kind: "event", text: `Sent ${type}` }];
       for (const earning of event.earned) {
         const code = project.vouchers.find(earning.voucher_id)?.code ?? earning.voucher_id;
-        timeline.push({
+        group.push({
           at: event.created_at,
           kind: "points",
-          text: `Earned ${earning.points.toLocaleString("en")} points for ${event.type} on ${code}`,
+          text: `Earned ${earning.points.toLocaleString("en")} points for ${type} on ${code}`,
         });
       }
+      for (const text of momentsOfEvent(project, event, name))
+        group.push({ at: event.created_at, kind: "tier", text });
+      groups.push(group);
     }
+  const ascending = groups
+    .map((group, i) => ({ group, i }))
+    .sort((a, b) => {
+      const x = a.group[0]?.at ?? "";
+      const y = b.group[0]?.at ?? "";
+      return x < y ? -1 : x > y ? 1 : a.i - b.i;
+    });
+  // The webhooks one request caused (the envelope's event.group_id) are one entry, under the last group begun by
+  // the time they were made.
+  const byRequest = new Map<string, ReturnType<Project["outbox"]["list"]>>();
   for (const delivery of project.outbox.list())
-    if (JSON.stringify(delivery.envelope).includes(`"${customerId}"`))
-      timeline.push({
-        at: delivery.created_at,
-        kind: "webhook",
-        text: `Webhook ${delivery.type} ${delivery.status === "not_sent" ? "recorded (no endpoint)" : delivery.status}`,
-      });
-  return timeline.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+    if (JSON.stringify(delivery.envelope).includes(`"${customerId}"`)) {
+      const group = delivery.envelope.event.group_id;
+      byRequest.set(group, [...(byRequest.get(group) ?? []), delivery]);
+    }
+  for (const deliveries of byRequest.values()) {
+    const at = deliveries[0]?.created_at ?? "";
+    const { summary, lines } = groupOf(deliveries);
+    const entry = { at, kind: "webhooks", text: summary, details: lines };
+    const under = ascending.filter(({ group }) => (group[0]?.at ?? "") <= at).at(-1);
+    if (under === undefined) ascending.unshift({ group: [entry], i: -1 });
+    else under.group.push(entry);
+  }
+  return ascending.reverse().flatMap(({ group }) => group);
 }
 
 export function storyReference(project: Project, customerId: string) {
@@ -206,7 +289,7 @@ export function storyReference(project: Project, customerId: string) {
       campaign_name: project.campaigns.find(card.campaign_id)?.name ?? card.campaign_id,
       points: pointsOf(card),
       balance: balanceOf(card),
-      progress: project.tierStructures.list().map((structure) => progressIn(structure, pointsOf(card))),
+      progress: shown(project).map((structure) => progressIn(structure, pointsOf(card))),
       balance_over_time: series(
         earningsOf(project, (id) => id === card.id),
         balanceOf(card),
@@ -231,16 +314,46 @@ export const earnedByScan: EarnedBy = (project, customerId, type, at) => {
 
 /** The newest `limit` journal entries as sentences, their points found by scanning (activityOf's answer). */
 export function activityReference(project: Project, limit: number) {
-  const entries = project.journal.list({ limit }).reverse();
+  // Issue 45: token requests left out; each entry with its moments and the webhooks it caused.
+  const entries = project.journal
+    .list()
+    .filter((entry) => entry.operation !== "generateToken")
+    .slice(-limit)
+    .reverse();
+  const deliveries = project.outbox.list();
   return {
     object: "list",
     data_ref: "activity",
-    activity: entries.map((entry) => ({
-      request_id: entry.request_id,
-      time: entry.time,
-      status: entry.status,
-      ...sentenceOf(project, entry, earnedByScan),
-    })),
+    activity: entries.map((entry) => {
+      const caused = deliveries.filter((d) => d.envelope.event.group_id === entry.request_id);
+      return {
+        request_id: entry.request_id,
+        time: entry.time,
+        status: entry.status,
+        ...sentenceOf(project, entry, earnedByScan),
+        moments: momentsByScan(project, entry),
+        webhooks: caused.length === 0 ? null : groupOf(caused),
+      };
+    }),
     total: entries.length,
   };
+}
+
+/** A journaled event's moments from the customer's event of that type nearest it, found by a scan of every event. */
+function momentsByScan(project: Project, entry: ReturnType<Project["journal"]["list"]>[number]): string[] {
+  const answer = entry.response_body as { customer?: { id?: unknown } } | null;
+  const body = entry.body as { event?: unknown } | null;
+  const customerId = answer?.customer?.id;
+  if (entry.operation !== "trackEvent" || entry.status === null || entry.status >= 400) return [];
+  if (typeof customerId !== "string" || typeof body?.event !== "string") return [];
+  const at = Date.parse(entry.time);
+  let best: { gap: number; event: ReturnType<Project["events"]["list"]>[number] } | undefined;
+  for (const event of project.events.list())
+    if (event.customer_id === customerId && event.type === body.event) {
+      const gap = Math.abs(Date.parse(event.created_at) - at);
+      if (best === undefined || gap < best.gap) best = { gap, event };
+    }
+  if (best === undefined) return [];
+  const customer = project.customers.find(customerId);
+  return momentsOfEvent(project, best.event, customer?.name ?? customer?.source_id ?? customerId);
 }

@@ -37,7 +37,8 @@ describe("GET /__mock/projects/{projectId}/state", () => {
     expect(res.body.project).toEqual({
       id: "demo",
       name: "Demo project",
-      settings: {},
+      // The demo's fixtures name the tier structure its audience sees (issue 45).
+      settings: { audience_tier_structures: ["lts_d0000000000000001"] },
       clock: { offset_ms: 0 },
     });
     expect(res.body.tokens.map((t: { access_token: string }) => t.access_token)).toEqual([token]);

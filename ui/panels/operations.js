@@ -14,7 +14,7 @@ let operations = [];
 let loading;
 
 /** Asked once per page; asked again after a failure (the admin token not given yet, the server restarting). */
-function loadOperations() {
+export function loadOperations() {
   loading ??= api("/__mock/operations").then(
     (/** @type {{ operations: Operation[] }} */ list) => {
       operations = list.operations;
@@ -46,4 +46,17 @@ export async function offerOperations(select) {
   if (select.dataset.operations === "offered") return;
   select.dataset.operations = "offered";
   select.append(...list.map((op, i) => h("option", { value: String(i) }, op.title)));
+}
+
+/**
+ * What people call an operation, by its row's name (`trackEvent`: "Custom event"), for the status line's
+ * sentences; until the table is read (it is asked for now), the name in words.
+ * @param {string} name
+ * @returns {string}
+ */
+export function titleOf(name) {
+  loadOperations().catch(() => undefined);
+  return (
+    operations.find((op) => op.name === name)?.title ?? name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+  );
 }

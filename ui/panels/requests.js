@@ -122,9 +122,14 @@ export function requestsPanel(section, context) {
           h("dd", null, shaped.length ? shaped.join(", ") : "nothing: the operation answered"),
         ),
         h("h4", null, "Request"),
-        h("pre", null, writeJson({ query: entry.query, headers: entry.headers, body: entry.body }, 2)),
+        // Focusable: a box that scrolls is scrolled from the keyboard too.
+        h(
+          "pre",
+          { tabIndex: 0 },
+          writeJson({ query: entry.query, headers: entry.headers, body: entry.body }, 2),
+        ),
         h("h4", null, "Response"),
-        h("pre", null, writeJson(entry.response_body, 2)),
+        h("pre", { tabIndex: 0 }, writeJson(entry.response_body, 2)),
       )
     );
     return h("li", { "data-request": entry.request_id }, details);

@@ -2,9 +2,10 @@
 import { api, projectPath } from "../api.js";
 import { chartFigure } from "../charts.js";
 import { frame, h, show, submitted } from "../dom.js";
+import { freshness } from "./fresh.js";
 
-/** How many customers the picker offers; past it, type a source id or email and press Show. */
-const PICKABLE = 1000;
+/** How many customers a search offers as you type. */
+const OFFERED = 20;
 /**
  * The newest timeline entries shown: a customer with 150,000 events has 300,000, which the page would spread into
  * one call's arguments (past the stack) and no audience would read.
@@ -12,8 +13,16 @@ const PICKABLE = 1000;
 const TIMELINE_SHOWN = 500;
 
 /**
- * One customer, for an audience: her loyalty card as a card (code, program, points, balance), her progress towards
- * the next tier in each structure, her balance over time and her own timeline (GET .../customers/{id}/story).
+ * @typedef {{ id: string, name: string | null, source_id: string | null, email: string | null }} Brief
+ * @typedef {{ at: string, kind: string, text: string, details?: string[] }} Entry
+ */
+
+/**
+ * One customer, for an audience: her loyalty card as a card (program, code, points, balance, her tier in each
+ * structure), where she stands on each structure's ladder of tiers, her balance over time and her own timeline
+ * (GET .../customers/{id}/story). The search asks the server (GET .../customer-search), so it finds whoever exists
+ * now, someone who joined after the page opened included; "Follow the newest customer" shows each one who joins as
+ * a play runs. A customer who no longer exists (the demo was reset) gives way to one who does, without an error.
  * @param {HTMLElement} section
  * @param {import("../app.js").Context} context
  * @param {() => boolean} visible
@@ -23,9 +32,18 @@ export function customerPanel(section, context, visible) {
     id: "customer-search",
     type: "search",
     autocomplete: "off",
+    oninput: () => suggestSoon(),
   });
   input.setAttribute("list", "customer-options");
   const options = h("datalist", { id: "customer-options" });
+  const follow = h("input", {
+    id: "customer-follow",
+    type: "checkbox",
+    onchange: () => {
+      if (follow.checked) chosen = undefined;
+      panel.refresh();
+    },
+  });
   const form = h(
     "form",
     { className: "inline", onsubmit: submitted(() => pick()) },
@@ -33,35 +51,71 @@ export function customerPanel(section, context, visible) {
     input,
     options,
     h("button", { type: "submit" }, "Show"),
+    h("label", { className: "follow" }, follow, " Follow the newest customer"),
   );
   const { error, body } = frame(section, "Customer", [form]);
   const content = h("div", { className: "story" });
   body.append(content);
   const balance = chartFigure("balance-chart");
-  /** @type {{ id: string, name: string | null, source_id: string | null, email: string | null }[]} */
-  let customers = [];
+  /** The customers the search last offered, by the label the input shows for each. */
+  /** @type {Map<string, Brief>} */
+  let offered = new Map();
   /** @type {string | undefined} */
   let chosen;
-  let listedFor = "";
+  let shownFor = "";
+  let shownCustomer = "";
+  /** Timeline entries that just came in, marked for a moment. */
+  const fresh = freshness();
+  /** The webhook entries the presenter opened, by key: kept open when the timeline is drawn again. */
+  const opened = new Set();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let suggesting;
 
-  async function loadCustomers() {
-    const list = await api(projectPath(context.projectId, "customers"), { query: { limit: PICKABLE } });
-    customers = list.customers;
-    listedFor = context.projectId;
-    show(options, ...customers.map((c) => h("option", { value: labelOf(c) })));
+  /** @param {string} q @param {number} limit @returns {Promise<Brief[]>} */
+  async function search(q, limit) {
+    const answer = await api(projectPath(context.projectId, "customer-search"), { query: { q, limit } });
+    return answer.customers;
+  }
+
+  /** Offers the customers matching what is typed, a moment after the typing stops. */
+  function suggestSoon() {
+    clearTimeout(suggesting);
+    suggesting = setTimeout(() => {
+      search(input.value.trim(), OFFERED).then(
+        (found) => {
+          offered = new Map(found.map((c) => [labelOf(c), c]));
+          show(options, ...[...offered.keys()].map((label) => h("option", { value: label })));
+        },
+        () => undefined,
+      );
+    }, 150);
   }
 
   async function pick() {
-    const typed = input.value.trim().toLowerCase();
+    const typed = input.value.trim();
     if (!typed) return;
-    if (listedFor !== context.projectId) await loadCustomers();
-    const found =
-      customers.find((c) => labelOf(c).toLowerCase() === typed) ??
-      customers.find((c) => [c.name, c.email, c.source_id, c.id].some((v) => v?.toLowerCase() === typed)) ??
-      customers.find((c) => labelOf(c).toLowerCase().includes(typed));
-    if (!found) return show(error, `No customer matches "${input.value}".`);
-    chosen = found.id;
-    await panel.refresh();
+    try {
+      const found = offered.get(typed) ?? (await search(typed, 1))[0];
+      if (!found) return show(error, `No customer matches "${typed}".`);
+      show(error);
+      follow.checked = false;
+      chosen = found.id;
+      input.value = labelOf(found);
+      await panel.refresh();
+    } catch (e) {
+      show(error, `Cannot search the customers: ${/** @type {Error} */ (e).message}`);
+    }
+  }
+
+  /**
+   * Whom to show when nobody is chosen: the newest customer when following, else the first named customer the
+   * project lists (in the demo, Alice and her history).
+   * @returns {Promise<Brief | undefined>}
+   */
+  async function fallback() {
+    if (follow.checked) return (await search("", 1))[0];
+    const list = await api(projectPath(context.projectId, "customers"), { query: { limit: 20 } });
+    return list.customers.find((/** @type {Brief} */ c) => c.name) ?? list.customers[0];
   }
 
   const panel = {
@@ -69,17 +123,25 @@ export function customerPanel(section, context, visible) {
     async refresh() {
       if (!visible() || !context.projectId) return;
       try {
-        if (listedFor !== context.projectId) {
-          await loadCustomers();
+        if (shownFor !== context.projectId) {
           chosen = undefined;
+          fresh.forget();
+          shownFor = context.projectId;
         }
-        if (chosen === undefined || !customers.some((c) => c.id === chosen)) {
-          chosen = customers.find((c) => c.name)?.id ?? customers[0]?.id;
-          const first = customers.find((c) => c.id === chosen);
-          if (first) input.value = labelOf(first);
+        if (follow.checked) chosen = undefined;
+        let story = chosen === undefined ? undefined : await storyOf(chosen);
+        // Nobody chosen, or the one shown is gone (a reset, a restore): someone who exists now.
+        if (story === undefined) {
+          const next = await fallback();
+          if (next === undefined) {
+            show(error);
+            return show(content, h("p", { className: "muted" }, "No customers yet."));
+          }
+          chosen = next.id;
+          input.value = labelOf(next);
+          story = await storyOf(next.id);
+          if (story === undefined) return;
         }
-        if (chosen === undefined) return show(content, h("p", { className: "muted" }, "No customers yet."));
-        const story = await api(projectPath(context.projectId, "customers", chosen, "story"));
         show(error);
         render(story);
       } catch (e) {
@@ -88,10 +150,24 @@ export function customerPanel(section, context, visible) {
     },
   };
 
+  /**
+   * The customer's story, or undefined when she does not exist (any more).
+   * @param {string} id
+   */
+  async function storyOf(id) {
+    try {
+      return await api(projectPath(context.projectId, "customers", id, "story"));
+    } catch (e) {
+      if (/** @type {{ status?: number }} */ (e).status === 404) return undefined;
+      throw e;
+    }
+  }
+
   /** @param {any} story */
   function render(story) {
     const { customer } = story;
     const who = customer.name ?? customer.source_id ?? customer.id;
+    const many = (story.cards[0]?.progress.length ?? 0) > 1;
     const cards = story.cards.map((/** @type {any} */ card) =>
       h(
         "article",
@@ -113,31 +189,21 @@ export function customerPanel(section, context, visible) {
             h("dt", null, "Balance"),
             h("dd", { className: "balance" }, card.balance.toLocaleString("en")),
           ),
+          ...card.progress.map((/** @type {any} */ p) =>
+            h(
+              "div",
+              { className: "card-tier" },
+              h("dt", null, many ? p.structure_name : "Tier"),
+              h("dd", { "data-structure": p.structure_id }, p.tier ?? "None yet"),
+            ),
+          ),
         ),
         h("p", { className: "holder" }, who),
       ),
     );
     const first = story.cards[0];
     const progress = first
-      ? h(
-          "ul",
-          { className: "progress-list" },
-          ...first.progress
-            .filter((/** @type {any} */ p) => p.tier !== null || p.next_tier !== null)
-            .map((/** @type {any} */ p, /** @type {number} */ i) => {
-              const id = `progress-${i}`;
-              const text =
-                p.next_tier === null
-                  ? `${p.structure_name}: ${p.tier}, the top tier`
-                  : `${p.structure_name}: ${p.tier ?? "no tier"}, ${(p.next_at - p.points).toLocaleString("en")} points to ${p.next_tier}`;
-              return h(
-                "li",
-                null,
-                h("label", { for: id }, text),
-                h("progress", { id, max: 100, value: p.percent }, `${p.percent}%`),
-              );
-            }),
-        )
+      ? h("ul", { className: "progress-list" }, ...first.progress.filter(onLadder).map(ladderOf))
       : h("p", { className: "muted" }, `${who} holds no loyalty card yet.`);
     if (first)
       balance.update({
@@ -157,6 +223,25 @@ export function customerPanel(section, context, visible) {
           },
         ],
       });
+    // Another customer's timeline is drawn as it stands: only what comes in while she is shown is new.
+    if (customer.id !== shownCustomer) fresh.forget();
+    shownCustomer = customer.id;
+    /** @type {Entry[]} */
+    const shown = story.timeline.slice(0, TIMELINE_SHOWN);
+    const keyOf = (/** @type {Entry} */ entry) => `${customer.id} ${entry.at} ${entry.kind} ${entry.text}`;
+    fresh.see(shown.map(keyOf));
+    const timeline = h(
+      "ol",
+      { className: "timeline" },
+      ...shown.map((entry) => entryOf(entry, keyOf(entry), fresh.isFresh(keyOf(entry)), opened)),
+      story.timeline.length > TIMELINE_SHOWN
+        ? h(
+            "li",
+            { className: "muted" },
+            `and ${(story.timeline.length - TIMELINE_SHOWN).toLocaleString("en")} earlier`,
+          )
+        : null,
+    );
     show(
       content,
       h(
@@ -171,38 +256,97 @@ export function customerPanel(section, context, visible) {
         ),
       ),
       h("div", { className: "cards" }, ...cards),
-      h("h3", null, "Progress towards the next tier"),
+      h("h3", null, "Tiers"),
       progress,
       first ? balance.figure : null,
       h("h3", null, "Timeline"),
-      h(
-        "ol",
-        { className: "timeline" },
-        ...story.timeline
-          .slice(0, TIMELINE_SHOWN)
-          .map((/** @type {{ at: string, kind: string, text: string }} */ entry) =>
-            h(
-              "li",
-              { className: entry.kind },
-              h("time", { dateTime: entry.at }, entry.at.slice(0, 16).replace("T", " ")),
-              " ",
-              entry.text,
-            ),
-          ),
-        story.timeline.length > TIMELINE_SHOWN
-          ? h(
-              "li",
-              { className: "muted" },
-              `and ${(story.timeline.length - TIMELINE_SHOWN).toLocaleString("en")} earlier`,
-            )
-          : null,
-      ),
+      timeline,
     );
+    fresh.fade(content);
   }
   return panel;
 }
 
-/** @param {{ id: string, name: string | null, source_id: string | null, email: string | null }} c */
+/** A structure with a ladder to climb, or a tier she holds. */
+const onLadder = (/** @type {any} */ p) => p.ladder.length > 0 || p.tier !== null;
+
+/**
+ * Where a card stands in a structure, as a ladder (Bronze from 0, Silver from 1,000, Gold from 5,000), each rung
+ * reached, hers, or ahead: a new tier is a step up, never a bar that empties.
+ * @param {any} p the story's progress in one structure
+ * @param {number} i
+ */
+function ladderOf(p, i) {
+  const id = `progress-${i}`;
+  const points = p.points;
+  const top = p.ladder.at(-1);
+  const text =
+    p.next_tier !== null
+      ? `${p.structure_name}: ${p.tier ?? "no tier yet"}, ${(Number(p.next_at) - points).toLocaleString("en")} points to ${p.next_tier}`
+      : p.tier !== null
+        ? `${p.structure_name}: ${p.tier}, the top tier`
+        : `${p.structure_name}: ${points.toLocaleString("en")} points, past ${top?.name ?? "every tier"}'s range`;
+  return h(
+    "li",
+    null,
+    h("p", { id, className: "ladder-says" }, text),
+    h(
+      "ol",
+      { className: "ladder", "aria-labelledby": id },
+      ...p.ladder.map((/** @type {{ name: string, from: number | string }} */ rung) => {
+        const mine = rung.name === p.tier;
+        const reached = Number(rung.from) <= points;
+        return h(
+          "li",
+          {
+            className: `rung${mine ? " current" : reached ? " reached" : ""}`,
+            "aria-current": mine ? "step" : null,
+            "data-tier": rung.name,
+          },
+          h("span", { className: "rung-name" }, rung.name),
+          h("span", { className: "rung-from" }, `from ${Number(rung.from).toLocaleString("en")}`),
+        );
+      }),
+    ),
+  );
+}
+
+/**
+ * A timeline entry: a tier reached stands out, a request's webhooks are one line to open.
+ * @param {Entry} entry
+ * @param {string} key
+ * @param {boolean} isNew
+ * @param {Set<string>} opened the webhook entries opened, kept open
+ */
+function entryOf(entry, key, isNew, opened) {
+  const time = h("time", { dateTime: entry.at }, entry.at.slice(0, 16).replace("T", " "));
+  const attrs = { className: `${entry.kind}${isNew ? " new" : ""}`, "data-fresh": key };
+  if (entry.kind === "webhooks") {
+    const details = /** @type {HTMLDetailsElement} */ (
+      h(
+        "details",
+        {
+          className: "webhooks",
+          open: opened.has(key),
+          ontoggle: () => (details.open ? opened.add(key) : opened.delete(key)),
+        },
+        h("summary", null, time, " ", entry.text),
+        h("ul", null, ...(entry.details ?? []).map((line) => h("li", null, line))),
+      )
+    );
+    return h("li", attrs, details);
+  }
+  return h(
+    "li",
+    attrs,
+    time,
+    " ",
+    entry.kind === "tier" ? h("span", { "aria-hidden": "true", className: "star" }, "★ ") : null,
+    entry.text,
+  );
+}
+
+/** @param {Brief} c */
 function labelOf(c) {
   const name = c.name ?? c.source_id ?? c.id;
   const contact = c.email ?? c.source_id;

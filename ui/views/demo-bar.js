@@ -2,10 +2,17 @@
 import { api, projectPath } from "../api.js";
 import { h, show, submitted } from "../dom.js";
 
+/** The scenario a presenter narrates, chosen when the bar first lists them. */
+const NARRATED = "first-month";
+/** Its pauses as written (2 s between steps): a pace an audience follows. */
+const SPEEDS = [1, 10, 100];
+
 /**
  * The presenter's controls, on every view: put the demo back to a chosen snapshot ("Reset demo"), save the state as
- * one, and play a shipped scenario (GET/POST .../snapshots, .../snapshots/{name}/restore, /__mock/scenarios,
- * POST .../plays). What they did is said in the status line; a play's progress and failure in its own.
+ * one, and play a shipped scenario, on its own or right after a reset ("Reset, then play") (GET/POST
+ * .../snapshots, .../snapshots/{name}/restore, /__mock/scenarios, POST .../plays). What they did is said in the
+ * status line; a play's progress and failure in its own, which a reset clears (the server lists no play from
+ * before it, so a reload shows none either).
  * @param {HTMLElement} bar
  * @param {import("../app.js").Context} context
  */
@@ -22,10 +29,19 @@ export function demoBar(bar, context) {
   const speed = h(
     "select",
     { id: "play-speed" },
-    ...[1, 10, 100].map((n) => h("option", { value: String(n), selected: n === 10 }, `${n}×`)),
+    ...SPEEDS.map((n) => h("option", { value: String(n), selected: n === 1 }, `${n}×`)),
   );
   const playStatus = h("p", { id: "play-status", className: "play-status", role: "status" });
   const reset = h("button", { type: "submit", id: "reset-demo" }, "Reset demo");
+  const resetAndPlay = h(
+    "button",
+    {
+      type: "button",
+      id: "reset-play",
+      onclick: () => restore().then((done) => (done ? play() : undefined)),
+    },
+    "Reset, then play",
+  );
 
   bar.replaceChildren(
     h("h2", { className: "sr-only", id: "demo-bar-title" }, "Demo controls"),
@@ -51,19 +67,28 @@ export function demoBar(bar, context) {
       h("label", { for: "play-speed" }, "Speed"),
       speed,
       h("button", { type: "submit", id: "play" }, "Play"),
+      resetAndPlay,
     ),
     playStatus,
   );
 
+  /** @returns {Promise<boolean>} whether the demo was reset */
   async function restore() {
     const chosen = snapshotPick.value;
-    if (!chosen) return context.say("No snapshot to reset to: save one first (Save snapshot).");
+    if (!chosen) {
+      context.say("No snapshot to reset to: save one first (Save snapshot).");
+      return false;
+    }
     try {
       await api(projectPath(context.projectId, "snapshots", chosen, "restore"), { method: "POST" });
+      // What was played before the reset is no longer the demo's: its status goes with it.
+      showPlay(undefined);
       context.say(`Demo reset to snapshot ${chosen}.`);
       context.changedHere();
+      return true;
     } catch (e) {
       context.say(`Reset failed: ${/** @type {Error} */ (e).message}`);
+      return false;
     }
   }
 
@@ -90,10 +115,26 @@ export function demoBar(bar, context) {
         method: "POST",
         body: { scenario: scenarioPick.value, speed: Number(speed.value) },
       });
-      show(playStatus, `Playing "${started.title}": 0 of ${started.steps} steps.`);
+      showPlay(started);
     } catch (e) {
       show(playStatus, `Play failed: ${/** @type {Error} */ (e).message}`);
+      playStatus.classList.add("failed");
     }
+  }
+
+  /** @param {{ status: string, title: string, played: number, steps: number, failure: string | null } | undefined} last */
+  function showPlay(last) {
+    show(
+      playStatus,
+      last === undefined
+        ? ""
+        : last.status === "running"
+          ? `Playing "${last.title}": ${last.played} of ${last.steps} steps.`
+          : last.status === "done"
+            ? `Played "${last.title}": all ${last.steps} steps.`
+            : `"${last.title}" stopped: ${last.failure}`,
+    );
+    playStatus.classList.toggle("failed", last?.status === "failed");
   }
 
   let scenariosLoaded = false;
@@ -107,7 +148,7 @@ export function demoBar(bar, context) {
           show(
             scenarioPick,
             ...list.scenarios.map((/** @type {{ name: string, title: string }} */ s) =>
-              h("option", { value: s.name }, s.title),
+              h("option", { value: s.name, selected: s.name === NARRATED }, s.title),
             ),
           );
           scenariosLoaded = true;
@@ -125,18 +166,9 @@ export function demoBar(bar, context) {
           ),
         );
         reset.disabled = snapshots.snapshots.length === 0;
+        resetAndPlay.disabled = reset.disabled;
         const plays = await api(projectPath(context.projectId, "plays"));
-        const last = plays.plays[0];
-        if (last)
-          show(
-            playStatus,
-            last.status === "running"
-              ? `Playing "${last.title}": ${last.played} of ${last.steps} steps.`
-              : last.status === "done"
-                ? `Played "${last.title}": all ${last.steps} steps.`
-                : `"${last.title}" stopped: ${last.failure}`,
-          );
-        playStatus.classList.toggle("failed", last?.status === "failed");
+        showPlay(plays.plays[0]);
       } catch (e) {
         show(playStatus, `Cannot read snapshots and plays: ${/** @type {Error} */ (e).message}`);
       }

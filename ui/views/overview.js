@@ -2,6 +2,7 @@
 import { api, projectPath } from "../api.js";
 import { chartFigure } from "../charts.js";
 import { frame, h, show } from "../dom.js";
+import { freshness } from "./fresh.js";
 
 /**
  * The program at a glance, for an audience: members, points issued and balance outstanding, points over the
@@ -18,6 +19,9 @@ export function overviewPanel(section, context, visible) {
   /** @type {Map<string, ReturnType<typeof chartFigure>>} */
   const tierCharts = new Map();
   body.append(stats, h("div", { className: "chart-row" }, points.figure), tiers);
+  /** A figure that just changed is marked for a moment: its key is its value. */
+  const fresh = freshness();
+  let shownFor = "";
 
   return {
     topics: ["records", "clock", "project"],
@@ -26,22 +30,33 @@ export function overviewPanel(section, context, visible) {
       try {
         const overview = await api(projectPath(context.projectId, "overview"));
         show(error);
+        if (shownFor !== context.projectId) fresh.forget();
+        shownFor = context.projectId;
+        const figures = [
+          ["Members", overview.members, "stat-members"],
+          ["Customers", overview.customers, "stat-customers"],
+          ["Points issued", overview.points_issued, "stat-points"],
+          ["Balance outstanding", overview.balance_outstanding, "stat-balance"],
+          ["Project clock", overview.now.replace("T", " ").slice(0, 16), "stat-clock"],
+        ];
+        fresh.see(figures.map(([, value, id]) => `${id}=${value}`));
         show(
           stats,
-          ...stat("Members", overview.members, "stat-members"),
-          ...stat("Customers", overview.customers, "stat-customers"),
-          ...stat("Points issued", overview.points_issued, "stat-points"),
-          ...stat("Balance outstanding", overview.balance_outstanding, "stat-balance"),
-          ...stat("Project clock", overview.now.replace("T", " ").slice(0, 16), "stat-clock"),
+          ...figures.flatMap(([label, value, id]) =>
+            stat(String(label), value, String(id), fresh.isFresh(`${id}=${value}`)),
+          ),
         );
+        fresh.fade(stats);
         const series = overview.points_over_time;
-        const daily = series.length > 1 && Date.parse(series[1].at) - Date.parse(series[0].at) >= 86_400_000;
+        const step = series.length > 1 ? Date.parse(series[1].at) - Date.parse(series[0].at) : 0;
+        const days = Math.round(step / 86_400_000);
+        const by = step < 86_400_000 ? "hour" : days === 1 ? "day" : `${days} days`;
         points.update({
           kind: "line",
-          title: `Points issued over time, by ${daily ? "day" : "hour"} to ${overview.now.slice(0, 16).replace("T", " ")}`,
+          title: `Points issued over time, by ${by} to ${overview.now.slice(0, 16).replace("T", " ")}`,
           unit: "points",
           labels: series.map((/** @type {{ at: string }} */ b) =>
-            daily ? b.at.slice(5, 10) : b.at.slice(11, 16),
+            step >= 86_400_000 ? b.at.slice(5, 10) : b.at.slice(11, 16),
           ),
           series: [
             { label: "Total issued", values: series.map((/** @type {{ total: number }} */ b) => b.total) },
@@ -88,16 +103,21 @@ export function overviewPanel(section, context, visible) {
 
 /**
  * @param {string} label
- * @param {number | string} value
+ * @param {unknown} value
  * @param {string} id
+ * @param {boolean} changed marked for a moment, as it just changed
  */
-function stat(label, value, id) {
+function stat(label, value, id, changed) {
   return [
     h(
       "div",
-      { className: "stat" },
+      { className: `stat${changed ? " new" : ""}`, "data-fresh": `${id}=${value}` },
       h("dt", null, label),
-      h("dd", { id }, typeof value === "number" ? value.toLocaleString("en") : value),
+      h(
+        "dd",
+        { id },
+        typeof value === "number" || typeof value === "bigint" ? value.toLocaleString("en") : String(value),
+      ),
     ),
   ];
 }

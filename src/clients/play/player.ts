@@ -4,6 +4,7 @@ import { filledPath } from "../../http/route.js";
 import { stopReasonOf } from "../bounded-request.js";
 import { DEFAULT_MAX_ANSWER_BYTES } from "../read-answer.js";
 import { type Call, CallFailed, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
+import { incentiveGone, type Look, runOf, sourceIdOfRun, tierThere } from "./replay.js";
 import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
 import { Standing } from "./standing.js";
 
@@ -27,6 +28,7 @@ export async function playScenario(scenario: Scenario, options: PlayOptions): Pr
   const player = new Player(options);
   const total = scenario.steps.length;
   const { signal } = options;
+  await player.prepare(scenario);
   for (const [index, step] of scenario.steps.entries()) {
     const number = index + 1;
     const prefix = `${String(number).padStart(String(total).length)}/${total} ${step.type.padEnd(16)}`;
@@ -75,6 +77,8 @@ class Player {
   readonly #target: CallTarget;
   readonly #standing = new Standing();
   #token: string | undefined;
+  /** This play's run of its scenario on the project (replay.ts): which source ids its people have. */
+  #run = 1;
 
   constructor(options: PlayOptions) {
     this.#options = options;
@@ -86,23 +90,34 @@ class Player {
     };
   }
 
+  /** Plays again (replay.ts): which run this is, so that a scenario played before names its people afresh. */
+  async prepare(scenario: Scenario): Promise<void> {
+    this.#run = await runOf(scenario, this.#options.projectId, this.#look);
+  }
+
+  /** A control API read that may be refused: undefined then, and the play goes on as the scenario is written. */
+  readonly #look: Look = (path) =>
+    this.#call("GET", path, { control: true }).catch((error: unknown) => {
+      if (error instanceof CallFailed) return undefined;
+      throw error;
+    });
+
   async play(step: Step): Promise<string> {
+    const { projectId } = this.#options;
     switch (step.type) {
       case "join": {
-        const card = await this.#operation(
-          "addMember",
-          { campaignId: step.campaign },
-          { customer: step.customer },
-        );
-        const who = step.customer.name
-          ? `${step.customer.name} (${step.customer.source_id})`
-          : step.customer.source_id;
+        const sourceId = sourceIdOfRun(step.customer.source_id, this.#run);
+        const email = step.customer.email === step.customer.source_id ? sourceId : step.customer.email;
+        const customer = { ...step.customer, source_id: sourceId, ...(email !== undefined && { email }) };
+        const card = await this.#operation("addMember", { campaignId: step.campaign }, { customer });
+        const who = customer.name ? `${customer.name} (${customer.source_id})` : customer.source_id;
         const code = textOf(card, "code");
         const standing = await this.#standingOf(card.body.holder_id, code);
         return `${who} joined ${step.campaign}: card ${said(code)}${standing && `, ${standing}`}`;
       }
       case "event": {
-        const { event, customer, metadata } = step;
+        const { event, metadata } = step;
+        const customer = sourceIdOfRun(step.customer, this.#run);
         const answer = await this.#operation(
           "trackEvent",
           {},
@@ -112,16 +127,17 @@ class Player {
         return `${event} by ${customer}${standing && `: ${standing}`}`;
       }
       case "clock": {
-        const clock = await this.#call(
-          "POST",
-          `/__mock/projects/${encodeURIComponent(this.#options.projectId)}/clock`,
-          { json: { advance_seconds: advanceSeconds(step.advance) }, control: true },
-        );
+        const clock = await this.#call("POST", `/__mock/projects/${encodeURIComponent(projectId)}/clock`, {
+          json: { advance_seconds: advanceSeconds(step.advance) },
+          control: true,
+        });
         // The token's 900 s are on the project's clock: a new one for the next v2 call.
         this.#token = undefined;
         return `+${step.advance}: the project's clock shows ${said(textOf(clock, "now"))}`;
       }
       case "tier": {
+        if (await tierThere(step, projectId, this.#look))
+          return `${step.name} (${step.min_points}-${step.max_points} points) is in ${step.structure} already`;
         const tier = await this.#operation(
           "createTier",
           { id: step.structure },
@@ -133,6 +149,7 @@ class Player {
         return `${step.name} (${step.min_points}-${step.max_points} points) created in ${step.structure}: ${said(textOf(tier, "id"))}`;
       }
       case "delete_incentive":
+        if (await incentiveGone(step, projectId, this.#look)) return `${step.incentive} was deleted already`;
         await this.#operation("deleteIncentive", { id: step.incentive });
         return `${step.incentive} deleted`;
       case "pause": {

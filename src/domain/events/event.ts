@@ -26,6 +26,12 @@ export const recordedEventSchema = z.strictObject({
         earning_rule_id: z.string().min(1),
         voucher_id: idWithPrefix("v"),
         points: z.number().int(),
+        /**
+         * The card's points once this earning was added to them: where it stood among its tiers right after, so
+         * the moment it reached one is told from the event alone (domain/tiers/standing.ts). Absent from an event
+         * an earlier version recorded (or one written by hand): no moment is told of it.
+         */
+        points_after: z.number().int().optional(),
       }),
     )
     .default([]),

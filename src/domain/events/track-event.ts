@@ -155,10 +155,12 @@ function writeEvent(
     referral: input.referral ? referralRecord(input.referral, referralCard) : null,
     loyalty: input.loyalty?.code ? { code: input.loyalty.code } : input.loyalty ? {} : null,
     metadata,
-    earned: earnings.map(({ rule, card, points }) => ({
+    // Each earning with the card's points once it was paid: where the card then stood among its tiers.
+    earned: payments.map(({ rule, card, points }) => ({
       earning_rule_id: rule.id,
       voucher_id: card.id,
       points,
+      points_after: card.loyalty_card?.points ?? points,
     })),
     created_at: at,
   };

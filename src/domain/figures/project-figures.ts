@@ -1,13 +1,16 @@
+import type { Customer, CustomerStore } from "../customers/customer.js";
 import type { EventStore, RecordedEvent } from "../events/event.js";
 import type { Publication, PublicationStore } from "../publications/publication.js";
 import type { VoucherInput } from "../vouchers/voucher.js";
 import type { VoucherStore } from "../vouchers/voucher-store.js";
+import { CustomerOrder } from "./customer-order.js";
 import { isMember, MemberFigures } from "./member-figures.js";
 import { RecordGroups } from "./record-groups.js";
 import { TimedEvents } from "./timed-events.js";
 
 /** The stores the figures follow. */
 export interface FiguredStores {
+  readonly customers: CustomerStore;
   readonly vouchers: VoucherStore;
   readonly publications: PublicationStore;
   readonly events: EventStore;
@@ -19,9 +22,12 @@ export interface FiguredStores {
  * for an overview at a million cards). Built with the project, from the cards someone holds (which the card store
  * already lists) and the publications and events, never from the cards nobody holds; then told of every put and
  * delete of those three stores (RecordStore.observe), which the operations pay a few map and array steps for.
+ * The customer store tells it of new customers too, for the order a search walks them in (customer-order.ts).
  */
 export class ProjectFigures {
   readonly program: MemberFigures;
+  /** The customers newest first, for the dashboard's search. */
+  readonly customers: CustomerOrder<Customer>;
   readonly #cards: RecordGroups<VoucherInput>;
   readonly #publications: RecordGroups<Publication>;
   readonly #events: RecordGroups<RecordedEvent>;
@@ -29,7 +35,11 @@ export class ProjectFigures {
   readonly #typed = new Map<string, Map<string, TimedEvents<RecordedEvent>>>();
 
   constructor(stores: FiguredStores) {
-    const { vouchers, publications, events } = stores;
+    const { customers, vouchers, publications, events } = stores;
+    this.customers = new CustomerOrder(
+      () => customers.storedValues(),
+      (id) => customers.stored(id),
+    );
     this.program = new MemberFigures((id) => {
       const card = vouchers.stored(id);
       return card !== undefined && isMember(card);
@@ -53,6 +63,7 @@ export class ProjectFigures {
     }
     // Each member card counts the earnings of the events listed under it as it joins (MemberFigures.seedEvent).
     for (const card of vouchers.heldRecords()) this.#cardChanged(undefined, card);
+    customers.observe((previous, next) => this.customers.change(previous, next));
     vouchers.observe((previous, next) => this.#cardChanged(previous, next));
     publications.observe((previous, next) => this.#publications.change(previous, next));
     events.observe((previous, next) => this.#eventChanged(previous, next));

@@ -322,6 +322,7 @@ export class ProjectRegistry {
         method: record.method,
         path: record.path,
         status: record.status,
+        operation: record.operation,
         time_ms: record.timeMs,
       })),
     );

@@ -11,6 +11,8 @@ export const V2_AUTH_MODES = ["strict", "either"] as const;
 export type V2AuthMode = (typeof V2_AUTH_MODES)[number];
 
 export const MAX_JOURNAL_SIZE = 100_000;
+/** As many as a project may have tier structures to show at once, and more than a projector shows. */
+const MAX_AUDIENCE_STRUCTURES = 20;
 
 /** Server-wide settings; a project's own settings override them one by one. */
 export interface ProjectDefaults {
@@ -32,6 +34,12 @@ export const projectSettingsSchema = z.strictObject({
   token_grace_seconds: z.number().int().min(0).max(86_400).optional(),
   rate_limit: rateLimitSchema.optional(),
   journal_size: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
+  /**
+   * The tier structures the dashboard's audience views show (its overview, a customer's story, the moments a
+   * customer reaches a tier), by id; every structure when absent. The emulator's own, as the rest of these are: a
+   * demo project keeps structures made to test the API beside its program's, and an audience sees the program's.
+   */
+  audience_tier_structures: z.array(z.string().min(1).max(200)).max(MAX_AUDIENCE_STRUCTURES).optional(),
 });
 
 export type ProjectSettings = z.output<typeof projectSettingsSchema>;

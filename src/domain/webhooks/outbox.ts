@@ -114,6 +114,16 @@ export class UnsentDelivery {
     return this.#idsOf()[2];
   }
 
+  /** What the dashboard groups a delivery by, known without building it: the request that caused it, its type. */
+  get brief(): DeliveryBrief {
+    return {
+      request_id: this.#cause.requestId,
+      type: this.#notification.type,
+      status: "not_sent",
+      created_at: this.#nowIso,
+    };
+  }
+
   build(): Delivery {
     if (this.#built) return this.#built;
     const [eventIdOf, envelopeId, deliveryId] = this.#idsOf();
@@ -125,6 +135,24 @@ export class UnsentDelivery {
 }
 
 type Kept = Delivery | UnsentDelivery;
+
+/** A delivery in brief: the request that caused it (its envelope's `event.group_id`), its type, its status. */
+export interface DeliveryBrief {
+  request_id: string;
+  type: string;
+  status: DeliveryStatus;
+  created_at: string;
+}
+
+function briefOf(kept: Kept): DeliveryBrief {
+  if (kept instanceof UnsentDelivery) return kept.brief;
+  return {
+    request_id: kept.envelope.event.group_id,
+    type: kept.type,
+    status: kept.status,
+    created_at: kept.created_at,
+  };
+}
 
 function built(kept: Kept): Delivery {
   return kept instanceof UnsentDelivery ? kept.build() : kept;
@@ -163,6 +191,11 @@ export class Outbox {
           (filter.status === undefined || d.status === filter.status) &&
           (filter.webhook_id === undefined || d.webhook_id === filter.webhook_id),
       );
+  }
+
+  /** Oldest first, each in brief: a delivery no one took is not built for it (its envelope, its ids). */
+  briefs(): DeliveryBrief[] {
+    return this.#ring.toArray().map(briefOf);
   }
 
   get(id: string): Delivery {

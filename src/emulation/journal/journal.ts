@@ -47,6 +47,8 @@ export interface JournalFilter {
   path?: string;
   /** Operation names (the table's row names); an entry no row handled matches none. */
   operations?: readonly string[];
+  /** Operation names left out; an entry no row handled is kept. */
+  notOperations?: readonly string[];
   /** Exact statuses (`404`) or classes (`4xx`). */
   statuses?: readonly string[];
   /** Epoch milliseconds on the project's clock, inclusive. */
@@ -156,6 +158,12 @@ export class RequestJournal {
       if (methods && !methods.includes(record.method)) return false;
       if (path && !path(record.path)) return false;
       if (filter.operations && (record.operation === null || !filter.operations.includes(record.operation)))
+        return false;
+      if (
+        filter.notOperations &&
+        record.operation !== null &&
+        filter.notOperations.includes(record.operation)
+      )
         return false;
       if (filter.statuses && !statusMatches(filter.statuses, record.status)) return false;
       if (filter.since !== undefined && record.timeMs < filter.since) return false;

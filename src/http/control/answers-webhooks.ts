@@ -52,6 +52,7 @@ export const feedBatchAnswer = z.looseObject({
         method: z.string(),
         path: z.string(),
         status: z.int().nullable(),
+        operation: z.string().nullable().describe("The operation that handled it (its row's name), if any"),
         time_ms: z.number(),
       }),
     )

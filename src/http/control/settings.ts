@@ -13,6 +13,10 @@ export const settingsPatchBody = z
     token_grace_seconds: projectSettingsSchema.shape.token_grace_seconds.unwrap().nullable().optional(),
     rate_limit: projectSettingsSchema.shape.rate_limit.unwrap().nullable().optional(),
     journal_size: projectSettingsSchema.shape.journal_size.unwrap().nullable().optional(),
+    audience_tier_structures: projectSettingsSchema.shape.audience_tier_structures
+      .unwrap()
+      .nullable()
+      .optional(),
   })
   .describe("The fields given replace the project's own; null removes one so the server's default applies.");
 

@@ -75,6 +75,8 @@ interface ToldCall {
   customer(ref: unknown): string;
   /** The points the customer's event of that type earned (the recorded one nearest the call). */
   earned(ref: unknown, type: string): Int64;
+  /** A name as an audience reads it (`user_subscribed` as "user subscribed"); the API keeps the names. */
+  words(name: string): string;
 }
 
 export interface OperationRow<Input> {

@@ -97,14 +97,15 @@ const TABLE = {
         ...(event.metadata !== undefined && { metadata: event.metadata }),
       },
     }),
-    sentence: ({ ok, body, refusal, customer, earned }) => {
+    sentence: ({ ok, body, refusal, customer, earned, words }) => {
       const who = customer(body.customer);
       const type = String(body.event ?? "an event");
-      if (!ok) return `${who}'s ${type} was refused: ${refusal}`;
+      const said = words(type);
+      if (!ok) return `${who}'s ${said} was refused: ${refusal}`;
       const points = earned(body.customer, type);
       return points > 0
-        ? `${who} earned ${points.toLocaleString("en")} points for ${type}`
-        : `${who} sent ${type}`;
+        ? `${who} earned ${points.toLocaleString("en")} points for ${said}`
+        : `${who} sent ${said}`;
     },
   }),
   createTier: row({

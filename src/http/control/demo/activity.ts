@@ -2,6 +2,8 @@ import type { Project } from "../../../domain/projects/project.js";
 import { addInt64, type Int64 } from "../../../domain/shared/int64.js";
 import { operationNamed } from "../../operations/table.js";
 import { paramsIn } from "../../route.js";
+import { extrasFor, HIDDEN_FROM_AUDIENCE } from "./activity-extras.js";
+import { wordsOf } from "./words.js";
 
 /**
  * The request journal told as a story: each call a sentence naming people and things by name ("Alice Nowak earned
@@ -81,13 +83,18 @@ export function sentenceOf(
     refusal: refusal(entry),
     customer: (ref) => customerName(project, asObject(ref)),
     earned: (ref, type) => earnedBy(project, entry, ref, type, earned),
+    words: wordsOf,
   });
   return { ok, text };
 }
 
-/** The newest `limit` requests of the journal as sentences, newest first. */
+/**
+ * The newest `limit` requests of the journal an audience is shown (not the token requests), as sentences, newest
+ * first, each with the tiers it took someone into and the webhooks it caused (activity-extras.ts).
+ */
 export function activityOf(project: Project, limit: number) {
-  const entries = project.journal.list({ limit }).reverse();
+  const entries = project.journal.list({ limit, notOperations: HIDDEN_FROM_AUDIENCE }).reverse();
+  const extras = extrasFor(project);
   return {
     object: "list" as const,
     data_ref: "activity",
@@ -96,6 +103,7 @@ export function activityOf(project: Project, limit: number) {
       time: entry.time,
       status: entry.status,
       ...sentenceOf(project, entry),
+      ...extras(entry),
     })),
     total: entries.length,
   };

@@ -1,12 +1,8 @@
 import { type ReadonlyTally, SortedTally } from "../../../domain/figures/sorted-tally.js";
 import type { Project } from "../../../domain/projects/project.js";
-import {
-  addInt64,
-  compareInt64,
-  fractionBetween,
-  type Int64,
-  subtractInt64,
-} from "../../../domain/shared/int64.js";
+import { addInt64, fractionBetween, type Int64, subtractInt64 } from "../../../domain/shared/int64.js";
+import { ladderOf, standingIn } from "../../../domain/tiers/standing.js";
+import { audienceStructures } from "./audience.js";
 import { timelineOf } from "./timeline.js";
 
 /**
@@ -18,30 +14,21 @@ import { timelineOf } from "./timeline.js";
 
 type Card = ReturnType<Project["figures"]["cardsOf"]>[number];
 type Structure = ReturnType<Project["tierStructures"]["list"]>[number];
-type Tier = Structure["tiers"][number];
-type PointsRules = { type?: string; min_value?: Int64; max_value?: Int64 };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A POINTS tier's range as [low, end): `max_value` is inclusive, an open tier has no end. */
-function rangeOf(tier: Tier): [number, number] | undefined {
-  const rules = tier.qualification_rules as PointsRules;
-  if (rules.type !== "POINTS") return undefined;
-  const low = Number(rules.min_value ?? 0);
-  return [low, rules.max_value === undefined ? Number.POSITIVE_INFINITY : Number(rules.max_value) + 1];
-}
 
 const pointsOf = (card: Card) => Number(card.loyalty_card?.points ?? 0);
 const balanceOf = (card: Card) => Number(card.loyalty_card?.balance ?? 0);
 
 /**
- * The buckets of a series ending at the project's `now`: hours when what it shows spans two days or less, days
- * otherwise (at most 60, so a long-running project shows its last two months).
+ * The buckets of a series ending at the project's `now`: hours when what it shows spans two days or less, days up
+ * to 60 of them, and past that as many whole days each as keep it to 60 buckets: the whole of a program's history
+ * shows, however long ago it began (the demo's few weeks of it, months after they were written).
  */
 function bucketsFor(first: number, now: number): { size: number; starts: number[] } {
   const span = Math.max(now - first, HOUR);
-  const size = span <= 2 * DAY ? HOUR : DAY;
+  const size = span <= 2 * DAY ? HOUR : Math.ceil(span / (60 * DAY)) * DAY;
   const end = Math.floor(now / size) * size;
   const count = Math.min(60, Math.max(2, (end - Math.floor(first / size) * size) / size + 1));
   return { size, starts: Array.from({ length: count }, (_, i) => end - (count - 1 - i) * size) };
@@ -70,9 +57,11 @@ function series(earnings: ReadonlyTally, totalNow: Int64, now: number) {
 
 /** Members within each POINTS tier of a structure (a card counts in every tier holding it), and in none. */
 function distributionIn(structure: Structure, points: ReadonlyTally, members: number) {
+  // In the structure's order, each with its range as the ladder has it.
+  const rungs = new Map(ladderOf(structure).map((rung) => [rung.tier, rung]));
   const ranged = structure.tiers.flatMap((tier) => {
-    const range = rangeOf(tier);
-    return range ? [{ tier, range }] : [];
+    const rung = rungs.get(tier);
+    return rung ? [{ tier, range: [rung.low, rung.end] as [number, number] }] : [];
   });
   const within = ([low, end]: [number, number]) =>
     low < end ? points.below(end, false).count - points.below(low, false).count : 0;
@@ -111,36 +100,32 @@ export function overviewOf(project: Project) {
     points_issued: program.pointsIssued,
     balance_outstanding: program.balanceOutstanding,
     points_over_time: series(program.earnings, program.pointsIssued, now),
-    tier_distribution: project.tierStructures
-      .list()
-      .map((structure) => distributionIn(structure, program.points, program.members)),
+    tier_distribution: audienceStructures(project).map((structure) =>
+      distributionIn(structure, program.points, program.members),
+    ),
   };
 }
 
-/** Where a card stands in a structure and how far the next tier is; `next_at` exact, as the tier's rules hold it. */
+/**
+ * Where a card stands in a structure (domain/tiers/standing.ts, where every tier the dashboard names comes from),
+ * how far the next tier is, and the structure's ladder of points tiers; `next_at` exact, as the tier's rules hold it.
+ */
 function progressIn(structure: Structure, points: number) {
-  const ranges = structure.tiers
-    .flatMap((tier) => {
-      const range = rangeOf(tier);
-      const exact = (tier.qualification_rules as PointsRules).min_value ?? 0;
-      return range ? [{ tier, low: range[0], end: range[1], exact }] : [];
-    })
-    .sort((a, b) => compareInt64(a.exact, b.exact));
-  const current = ranges.filter((r) => r.low <= points && points < r.end).at(-1);
-  const next = ranges.find((r) => r.low > points);
-  const from = current?.exact ?? 0;
+  const { tier, next } = standingIn(structure, points);
+  const from = tier?.from ?? 0;
   const percent =
     next === undefined
       ? 100
-      : Math.max(0, Math.min(100, Math.floor(fractionBetween(points, from, next.exact) * 100)));
+      : Math.max(0, Math.min(100, Math.floor(fractionBetween(points, from, next.from) * 100)));
   return {
     structure_id: structure.id,
     structure_name: structure.name,
-    tier: current?.tier.name ?? null,
+    tier: tier?.tier.name ?? null,
     next_tier: next?.tier.name ?? null,
-    next_at: next?.exact ?? null,
+    next_at: next?.from ?? null,
     points,
     percent,
+    ladder: ladderOf(structure).map((rung) => ({ name: rung.tier.name, from: rung.from })),
   };
 }
 
@@ -159,7 +144,7 @@ export function storyOf(project: Project, customerId: string) {
   const customer = project.customers.get(customerId);
   const now = project.clock.now();
   const cards = project.figures.cardsOf(customer.id);
-  const structures = project.tierStructures.list();
+  const structures = audienceStructures(project);
   const timeline = timelineOf(project, customer);
   return {
     object: "customer_story" as const,

@@ -68,12 +68,21 @@ const CLOSING = "the server is closing";
  */
 export class PlayBoard {
   readonly #plays = new Map<string, PlayRecord[]>();
+  /** The project each play was started on: a reset or a restore builds the project anew. */
+  readonly #startedOn = new WeakMap<PlayRecord, Project>();
   readonly #stopping = new AbortController();
   readonly #running = new Set<Promise<void>>();
   #next = 1;
 
-  list(projectId: string): PlayRecord[] {
-    return [...(this.#plays.get(projectId) ?? [])].reverse();
+  /**
+   * The project's plays, newest first: those started on the project as it is now, and any still running. A reset
+   * or a restore builds the project anew, so the plays that ended before it (a failure among them) are not told
+   * after it: the demo starts over with its status clear, a reload included.
+   */
+  list(project: Project): PlayRecord[] {
+    return (this.#plays.get(project.id) ?? [])
+      .filter((record) => record.status === "running" || this.#startedOn.get(record) === project)
+      .reverse();
   }
 
   start(
@@ -102,6 +111,7 @@ export class PlayBoard {
       failure: null,
       started_at: new Date().toISOString(),
     };
+    this.#startedOn.set(record, project);
     const kept = [...(this.#plays.get(project.id) ?? []), record].slice(-KEPT);
     this.#plays.set(project.id, kept);
     if (!key) {

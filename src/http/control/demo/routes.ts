@@ -6,6 +6,7 @@ import { dateTime, listSchema } from "../answers.js";
 import { type ControlRoute, row } from "../route-table.js";
 import { listOf } from "../shapes.js";
 import { activityOf } from "./activity.js";
+import { SEARCHED, searchCustomers } from "./customer-search.js";
 import { overviewOf, storyOf } from "./figures.js";
 import { playsOf } from "./plays.js";
 
@@ -39,6 +40,14 @@ const overviewAnswer = z.strictObject({
   ),
 });
 
+const customerBrief = z.strictObject({
+  id: z.string(),
+  name: z.string().nullable(),
+  source_id: z.string().nullable(),
+  email: z.string().nullable(),
+  created_at: dateTime,
+});
+
 const storyAnswer = z.strictObject({
   object: z.literal("customer_story"),
   project_id: z.string(),
@@ -67,6 +76,9 @@ const storyAnswer = z.strictObject({
           next_at: int64(0).nullable().describe("The next tier's min_value, exact past 2^53 (int64)"),
           points: int,
           percent: int,
+          ladder: z
+            .array(z.strictObject({ name: z.string(), from: int64(0) }))
+            .describe("The structure's points tiers from the lowest, each with the points it starts at"),
         }),
       ),
       balance_over_time: z.array(z.strictObject({ at: dateTime, balance: sum })),
@@ -75,8 +87,12 @@ const storyAnswer = z.strictObject({
   timeline: z.array(
     z.strictObject({
       at: dateTime,
-      kind: z.enum(["customer", "joined", "event", "points", "webhook"]),
+      kind: z.enum(["customer", "joined", "event", "points", "tier", "webhooks"]),
       text: z.string(),
+      details: z
+        .array(z.string())
+        .optional()
+        .describe("A grouped entry's lines: the webhooks one request caused, one each"),
     }),
   ),
 });
@@ -89,6 +105,13 @@ const activityAnswer = listSchema(
     status: int.nullable(),
     ok: z.boolean(),
     text: z.string(),
+    moments: z
+      .array(z.string())
+      .describe("What the request brought about that an audience should see: a customer reaching a tier"),
+    webhooks: z
+      .strictObject({ summary: z.string(), lines: z.array(z.string()) })
+      .nullable()
+      .describe("The webhooks the request caused: one line, and one line each"),
   }),
 );
 
@@ -139,7 +162,8 @@ export const demoRoutes: readonly ControlRoute[] = [
     summary: "The program at a glance: members, points, points over the project's clock, tier distribution",
     description:
       "Read from figures the project keeps up to date as its records change, not from a pass over its cards: " +
-      "the cost does not grow with cards nobody holds. Sums of points are exact past 2^53 (int64).",
+      "the cost does not grow with cards nobody holds. Sums of points are exact past 2^53 (int64). The tier " +
+      "structures are those the project's audience_tier_structures setting names (every one when it names none).",
     output: overviewAnswer,
     handle: ({ project }) => overviewOf(project),
   }),
@@ -150,9 +174,31 @@ export const demoRoutes: readonly ControlRoute[] = [
     summary: "One customer's cards, progress towards the next tier, balance over time and timeline",
     description:
       "Read from the customer's own cards, publications and events, which the project keeps by customer, and " +
-      "the outbox: the cost grows with her history, not with the project. 404 for an unknown customer.",
+      "the outbox: the cost grows with her history, not with the project. 404 for an unknown customer. Her " +
+      "progress is in the structures the project's audience_tier_structures setting names (every one when it " +
+      "names none); the webhooks one request caused are one timeline entry.",
     output: storyAnswer,
     handle: ({ params, project }) => storyOf(project, String(params.customerId)),
+  }),
+  row({
+    method: "GET",
+    path: "/projects/{projectId}/customer-search",
+    tag: "demo",
+    summary: "Customers by a part of their name, email, source id or id, newest first",
+    description:
+      `The customer whose id or source id q is exactly, from the store's indexes, then the newest of the last ${SEARCHED.toLocaleString("en")} ` +
+      "customers holding q (case aside); with no q, the newest customers. The dashboard's customer search.",
+    query: z.strictObject({
+      q: z.string().max(200).default(""),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
+    queryHelp: {
+      q: "Part of a name, email, source id or id (none: the newest)",
+      limit: "At most this many (default 20)",
+    },
+    output: listSchema("customers", customerBrief),
+    errors: { 400: ["invalid_payload"] },
+    handle: ({ query, project }) => searchCustomers(project, query.q, query.limit),
   }),
   row({
     method: "GET",
@@ -160,8 +206,9 @@ export const demoRoutes: readonly ControlRoute[] = [
     tag: "demo",
     summary: "The newest requests as sentences naming people and things, newest first",
     description:
-      "An event's points are those of the customer's recorded event of that type nearest the request in time, " +
-      "found in her events of that type, not in every event.",
+      "Token requests are left out (the journal keeps them). An event's points, and the tiers it took the " +
+      "customer into, are those of her recorded event of that type nearest the request in time, found in her " +
+      "events of that type, not in every event; the webhooks are those the request caused that the outbox keeps.",
     query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(50) }),
     queryHelp: { limit: "At most this many (default 50)" },
     output: activityAnswer,
@@ -191,8 +238,11 @@ export const demoRoutes: readonly ControlRoute[] = [
     path: "/projects/{projectId}/plays",
     tag: "demo",
     summary: "The scenarios played in the project from the control API, newest first (the last 10)",
+    description:
+      "Those started since the project was last built (a reset, a restore or an import builds it anew), and any " +
+      "still running: after Reset demo the page shows no earlier play's outcome.",
     output: listSchema("plays", playAnswer),
-    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project.id)),
+    handle: ({ deps, project }) => listOf("plays", playsOf(deps.registry).list(project)),
   }),
   row({
     method: "POST",
