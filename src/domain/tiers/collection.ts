@@ -1,4 +1,5 @@
 import { collection, type Path } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { isInteger, type PointsRange, rangesOverlap } from "./qualification-rules.js";
 import { TierStructureStore, tierStructureSchema } from "./tier-structure.js";
 
@@ -40,12 +41,9 @@ export const tierStructureCollection = collection({
   references: [{ field: "tiers[].qualification_rules.segment.id", to: "segments" }],
   check: checkTiers,
   store: (structures, { resourceType }) =>
-    new TierStructureStore(
-      resourceType,
-      structures.map((structure) => ({
-        ...structure,
-        tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
-      })),
-    ),
+    seeded(new TierStructureStore(resourceType), structures, (structure) => ({
+      ...structure,
+      tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
+    })),
   view: { component: "TierStructure", filters: ["name"] },
 });
