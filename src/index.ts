@@ -56,6 +56,11 @@ export function createRegistry(options: {
   seed?: string;
   /** startServer's option of the same name: every project's clock stands still at this ISO 8601 instant. */
   freezeClock?: string;
+  /**
+   * How long the build of a project a control call asked for (a reset, a restore, an import, a new project) runs
+   * before other requests get a turn, in ms: 5 by default; 0 gives them one after every few hundred records.
+   */
+  sliceMs?: number;
 }): ProjectRegistry {
   const { freezeClock, ...rest } = options;
   return new ProjectRegistry({

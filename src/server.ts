@@ -41,7 +41,8 @@ export interface RunningServer {
   /** Writes the state file now (when there is one); resolves once it is on disk. */
   save(): Promise<void>;
   /**
-   * Stops the plays the control API started, stops accepting connections, lets in-flight requests finish, gives
+   * Stops the plays the control API started, stops accepting connections, lets in-flight requests finish (a
+   * project still being built when the drain ends is not installed), gives
    * queued webhook deliveries a short grace (the timeout, at most 2 s) before aborting them, then saves the state
    * file (when there is one). Resolves once all of that is done.
    */
@@ -77,17 +78,18 @@ function buildRegistry(options: Resolved): { registry: ProjectRegistry; saved: L
   const clock = options.clock ?? systemClock;
   const defaults = projectDefaultsOf(options);
   const saved = options.stateFile === undefined ? undefined : loadState(options.stateFile);
-  const seeding = {
+  const shared = {
     seed: options.seed,
     freezeAt: options.freezeClock === undefined ? undefined : Date.parse(options.freezeClock),
+    sliceMs: options.sliceMs,
   };
   if (saved && options.stateFile !== undefined) {
-    const registry = new ProjectRegistry({ clock, defaults, ...seeding });
+    const registry = new ProjectRegistry({ clock, defaults, ...shared });
     restoreProjects(registry, saved.projects, options.stateFile);
     return { registry, saved };
   }
   const documents = options.documents ?? loadProjectDocuments(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
-  return { registry: new ProjectRegistry({ clock, documents, defaults, ...seeding }), saved: undefined };
+  return { registry: new ProjectRegistry({ clock, documents, defaults, ...shared }), saved: undefined };
 }
 
 /**
@@ -183,6 +185,9 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
       // Requests a fault rule holds back go on now: their delay would outlast the drain, and Docker's grace.
       heldRequestsOf(app)?.release();
       await drain(server, options.drainTimeoutMs);
+      // A build the drain cut off (a reset of a million cards past the drain's time) installs nothing: the state
+      // file's last save holds what the server last answered.
+      await registry.stopBuilds();
       // After the requests (their notifications are queued by then); a stuck receiver is cut off after a grace.
       await registry.dispatcher.close();
       await stateStore?.close();

@@ -72,4 +72,9 @@ export interface StartOptions {
   webhookHosts?: AllowedHosts;
   /** Speed tricks to switch off; all run by default (createApp's option of the same name). */
   speedTricks?: SpeedTricks;
+  /**
+   * How long a control call's build of a project (a reset, a restore, an import, a new project) runs before other
+   * requests get a turn, in ms: 5 by default; 0 gives them one after every few hundred records (for tests).
+   */
+  sliceMs?: number;
 }

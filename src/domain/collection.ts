@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Steps } from "../platform/steps.js";
 import type { KeySet } from "./record-store.js";
 
 /**
@@ -35,9 +36,12 @@ export interface Collection<N extends string = string, S extends z.ZodType = z.Z
   readonly check?: (records: readonly z.output<S>[], problem: (path: Path, message: string) => void) => void;
   /**
    * Builds the project's store from the document's records (frozen: the store shares them and only ever replaces
-   * them). `built` has the collections listed before it: a card's store reads its campaign from theirs.
+   * them), a step at a time: a generator that yields every few hundred records and returns the store (`seeded`
+   * in record-store.ts does it for a store with `seed`), so that a control call building a project of a million
+   * cards lets other requests run between steps. `built` has the collections listed before it: a card's store
+   * reads its campaign from theirs.
    */
-  readonly store: (records: readonly z.output<S>[], built: Built) => Store;
+  readonly store: (records: readonly z.output<S>[], built: Built) => Steps<Store>;
   /** The store's records back in document form, keyed by `key`; a RecordStore's own records by default. */
   readonly document?: (store: Store) => CollectionView;
   /**

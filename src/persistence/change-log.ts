@@ -15,8 +15,9 @@ import { snapshotLines } from "./snapshot-lines.js";
 /**
  * The lines of the state file's log and snapshots (docs/reference/persistence.md), one JSON object each, `o` saying what
  * it does to the project `p`:
- * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added);
- *   {h}: both become an empty document with that `project` header, filled by the `fput` lines that follow;
+ * - `fixtures` {d}: the project's fixtures become `d`, and so does its state (a project added, as 0.11.0 wrote it);
+ *   {h}: both become an empty document with that `project` header, the fixtures filled by the `fput` lines that
+ *   follow (a project added: then a `reset`; a snapshot: then a `clear` and the state's lines);
  *   either with `posted: true` when the fixtures were posted (ProjectRegistry.fixturesPosted), else without it;
  * - `reset`: the state goes back to the fixtures; `state` {d}: the state becomes `d` (an import: written as
  *   `d`'s header alone, followed by a `put` line per record, so that no line holds a whole project);
@@ -67,19 +68,23 @@ export class ChangeLog implements RegistryWatcher {
   }
 
   installed(project: Project, kind: InstallKind, snapshot?: string): void {
+    this.#fresh(project).events.push(this.#installLines(project, kind, snapshot));
+  }
+
+  #installLines(project: Project, kind: InstallKind, snapshot: string | undefined): Piece {
     const id = project.id;
-    const pending = this.#fresh(project);
-    if (kind === "reset") pending.events.push(line({ o: "reset", p: id }));
-    else if (kind === "added")
-      pending.events.push(
-        line({ o: "fixtures", p: id, d: this.#registry.fixturesOf(id), ...postedMark(this.#registry, id) }),
-      );
-    else if (snapshot !== undefined) pending.events.push(line({ o: "restore", p: id, n: snapshot }));
-    else {
-      // The records as installed, taken now (a later change is a record line of its own), written when saved.
-      const state = projectState(project);
-      pending.events.push(() => stateLines(state));
+    if (kind === "reset") return line({ o: "reset", p: id });
+    if (kind === "added") {
+      // Its fixtures never change: their lines are made as they are written, a record a line (a million cards
+      // as one line took seconds to make and could pass what one string may hold).
+      const fixtures = this.#registry.fixturesOf(id);
+      const mark = postedMark(this.#registry, id);
+      return () => addedLines(fixtures, mark);
     }
+    if (snapshot !== undefined) return line({ o: "restore", p: id, n: snapshot });
+    // The records as installed, taken now (a later change is a record line of its own), written when saved.
+    const state = projectState(project);
+    return () => stateLines(state);
   }
 
   removed(id: string): void {
@@ -195,6 +200,20 @@ function latestOf(snapshots: readonly Snapshot[]): Snapshot | undefined {
   let latest: Snapshot | undefined;
   for (const snapshot of snapshots) if (!latest || snapshot.savedAt >= latest.savedAt) latest = snapshot;
   return latest;
+}
+
+/**
+ * A project added, as log lines: a `fixtures` line with its header alone, an `fput` line per record, and a `reset`
+ * that makes its state those fixtures.
+ */
+function* addedLines(fixtures: Readonly<ProjectDocument>, mark: { posted?: true }): Generator<string> {
+  const id = fixtures.project.id;
+  const p = JSON.stringify(id);
+  yield line({ o: "fixtures", p: id, h: fixtures.project, ...mark });
+  for (const c of COLLECTION_NAMES)
+    for (const record of fixtures[c])
+      yield `{"o":"fput","p":${p},"c":"${c}","r":${stringifyExact(record)}}\n`;
+  yield line({ o: "reset", p: id });
 }
 
 /** A whole state as log lines: a `state` line with its header alone, then a `put` line per record, in order. */

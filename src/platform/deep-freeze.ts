@@ -1,3 +1,5 @@
+import { eachOfArray, type Steps } from "./steps.js";
+
 /**
  * Freezes an object graph in place (iteratively, so a deep document cannot overflow the stack) and returns it.
  * Fixture documents are frozen once loaded: projects then share their records instead of copying them, and any code
@@ -26,6 +28,26 @@ export function deepFreeze<T>(value: T): T {
       if (child !== null && typeof child === "object" && Object.hasOwn(object, key)) pending.push(child);
     }
   }
+  return value;
+}
+
+/**
+ * deepFreeze a step at a time, for a document whose arrays hold many records (a project's): each array's elements
+ * frozen a few hundred at a time, then the array, and the root last, so that a root found frozen still means that
+ * everything under it is.
+ */
+export function* deepFreezeInSteps<T>(value: T): Steps<T> {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const child = object[key];
+    if (Array.isArray(child) && !Object.isFrozen(child)) {
+      yield* eachOfArray(child as unknown[], deepFreeze);
+      Object.freeze(child);
+    } else deepFreeze(child);
+  }
+  Object.freeze(object);
   return value;
 }
 

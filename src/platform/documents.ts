@@ -54,6 +54,11 @@ export function parseDocument<S extends z.ZodType>(schema: S, document: unknown)
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];
   if (!issue) return { ok: false, problem: { path: [], problem: "invalid" } };
+  return { ok: false, problem: documentProblem(issue, document) };
+}
+
+/** A schema's issue with `document` as a problem at its path (a document validated in steps reports the same). */
+export function documentProblem(issue: z.core.$ZodIssue, document: unknown): DocumentProblem {
   // An unknown property is reported at its own path, so a typo points at itself.
   const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
   const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
@@ -61,7 +66,7 @@ export function parseDocument<S extends z.ZodType>(schema: S, document: unknown)
     unknownKey === undefined
       ? describeIssue(issue, document).replace(/^(Property \S+|Request body) /, "")
       : "unknown property; the fixture format has no such field";
-  return { ok: false, problem: { path, problem } };
+  return { path, problem };
 }
 
 /** `$.vouchers[2].code: should be string`, the way a problem is shown without a file. */

@@ -109,6 +109,17 @@ const CASES: [string, unknown, string][] = [
     rules({ type: "POINTS", min_value: 5000, max_value: null }),
     "Property .qualification_rules.max_value should be number",
   ],
+  // An object with no value to compare (JSON can write one) is refused as not a number, not a 500.
+  [
+    "a max_value that is an object with no value",
+    rules({ type: "POINTS", min_value: 5000, max_value: { valueOf: 1, toString: 1 } }),
+    "Property .qualification_rules.max_value should be number",
+  ],
+  [
+    "a min_value that is an object with no value",
+    rules({ type: "POINTS", min_value: { valueOf: 1, toString: 1 }, max_value: 5999 }),
+    "Property .qualification_rules.min_value should be number",
+  ],
   [
     "a negative max_value",
     rules({ type: "POINTS", min_value: 0, max_value: -5 }),

@@ -112,6 +112,7 @@ const START_OPTIONS = [
   "webhookOutboxSize",
   "webhookHosts",
   "speedTricks",
+  "sliceMs",
 ] as const satisfies readonly (keyof StartOptions)[];
 type Unlisted = Exclude<keyof StartOptions, (typeof START_OPTIONS)[number]>;
 const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;

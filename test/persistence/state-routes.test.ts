@@ -159,6 +159,20 @@ describe("PUT /__mock/projects/{projectId}/state", () => {
       },
     },
     {
+      // JSON can write an object with no value to compare: the int64 field refuses it, no range check meets it.
+      name: "a tier's points that are an object with no value",
+      send: async (world) => {
+        const document = (await getState(world)).body;
+        document.tier_structures[0].tiers[0].qualification_rules.min_value = { valueOf: 1, toString: 1 };
+        return putState(world, document);
+      },
+      status: 400,
+      error: {
+        key: "invalid_payload",
+        details: "$.tier_structures[0].tiers[0].qualification_rules.min_value: should be number",
+      },
+    },
+    {
       name: "no body",
       send: (world) => putState(world, undefined),
       status: 400,

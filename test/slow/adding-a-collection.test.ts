@@ -18,7 +18,7 @@ vi.mock("../../src/domain/projects/collections.js", async (importOriginal) => {
   const listed = await importOriginal<typeof import("../../src/domain/projects/collections.js")>();
   const { z } = await import("zod");
   const { collection } = await import("../../src/domain/collection.js");
-  const { RecordStore } = await import("../../src/domain/record-store.js");
+  const { RecordStore, seeded } = await import("../../src/domain/record-store.js");
   const widgets = collection({
     name: "widgets",
     schema: z.strictObject({
@@ -31,7 +31,7 @@ vi.mock("../../src/domain/projects/collections.js", async (importOriginal) => {
     key: "id",
     unique: ["name"],
     references: [{ field: "customer_id", to: "customers" }],
-    store: (records, { resourceType }) => new RecordStore(resourceType, records),
+    store: (records, { resourceType }) => seeded(new RecordStore(resourceType), records),
     view: { component: "Widget", filters: ["name", "customer_id"] },
   });
   return { ...listed, COLLECTIONS: [...listed.COLLECTIONS, widgets] };

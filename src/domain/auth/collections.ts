@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { type ApiKey, ApiKeyStore, apiKeySchema, toApiKey } from "./api-key.js";
 import { type TokenRecord, TokenStore, tokenFromInput, tokenSchema } from "./token-store.js";
 
@@ -28,7 +29,7 @@ export const apiKeyCollection = collection({
   resourceType: "api_key",
   label: "API key",
   key: "app_id",
-  store: (keys, { resourceType }) => new ApiKeyStore(resourceType, keys.map(toApiKey)),
+  store: (keys, { resourceType }) => seeded(new ApiKeyStore(resourceType), keys, toApiKey),
   document: (store) => ({
     get: (key) => {
       const stored = store.stored(key);
@@ -47,7 +48,7 @@ export const tokenCollection = collection({
   resourceType: "token",
   label: "token",
   key: "access_token",
-  store: (tokens) => new TokenStore(tokens.map(tokenFromInput)),
+  store: (tokens) => seeded(new TokenStore(), tokens, tokenFromInput),
   document: (store) => ({
     get: (key) => {
       const token = store.find(key);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { eachOfArray, type Steps } from "../../platform/steps.js";
 import type { RecordWatcher } from "../record-store.js";
 import { timestamp } from "../shared/schema-parts.js";
 
@@ -48,6 +49,14 @@ export class TokenStore {
 
   constructor(tokens: Iterable<TokenRecord> = []) {
     for (const token of tokens) this.#tokens.set(token.accessToken, token);
+  }
+
+  /** As RecordStore.seed: tokens added while the store is built, before anyone reads it, nobody told. */
+  *seed<R = TokenRecord>(tokens: readonly R[], as?: (token: R) => TokenRecord): Steps<void> {
+    yield* eachOfArray(tokens, (input) => {
+      const token = as === undefined ? (input as unknown as TokenRecord) : as(input);
+      this.#tokens.set(token.accessToken, token);
+    });
   }
 
   /** As RecordStore.watch: told the access token of every token added, changed or dropped. */

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { CampaignStore, campaignSchema } from "./campaign.js";
 
 /** A project's campaigns (loyalty programs among them), by id and by name. */
@@ -9,7 +10,7 @@ export const campaignCollection = collection({
   label: "campaign",
   key: "id",
   unique: ["name"],
-  store: (campaigns, { resourceType }) => new CampaignStore(resourceType, campaigns),
+  store: (campaigns, { resourceType }) => seeded(new CampaignStore(resourceType), campaigns),
   view: {
     component: "Campaign",
     // The stored campaign is the object before the transform that settles join_once.

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { CustomerStore, customerSchema } from "./customer.js";
 
 /** A project's customers, by id and by source id. */
@@ -9,7 +10,7 @@ export const customerCollection = collection({
   label: "customer",
   key: "id",
   unique: ["source_id"],
-  store: (customers, { resourceType }) => new CustomerStore(resourceType, customers),
+  store: (customers, { resourceType }) => seeded(new CustomerStore(resourceType), customers),
   keySets: (store) => ({ id: store, source_id: store.keysOf(store.findBySourceId) }),
   view: {
     component: "Customer",

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { EarningRuleStore, earningRuleSchema } from "./earning-rule.js";
 
 /** A project's earning rules: which custom event pays which incentive in which campaign. */
@@ -13,6 +14,6 @@ export const earningRuleCollection = collection({
     { field: "incentive_id", to: "incentives" },
     { field: "event", to: "event_schemas", by: "name" },
   ],
-  store: (rules, { resourceType }) => new EarningRuleStore(resourceType, rules),
+  store: (rules, { resourceType }) => seeded(new EarningRuleStore(resourceType), rules),
   view: { component: "EarningRule", filters: ["campaign_id", "event", "incentive_id"] },
 });

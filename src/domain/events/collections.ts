@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { EventStore, recordedEventSchema } from "./event.js";
 import { EventSchemaStore, eventSchemaSchema } from "./event-schema.js";
 
@@ -10,7 +11,7 @@ export const eventSchemaCollection = collection({
   label: "custom event",
   key: "id",
   unique: ["name"],
-  store: (schemas, { resourceType }) => new EventSchemaStore(resourceType, schemas),
+  store: (schemas, { resourceType }) => seeded(new EventSchemaStore(resourceType), schemas),
   view: { component: "EventSchema", filters: ["name"] },
 });
 
@@ -22,7 +23,7 @@ export const eventCollection = collection({
   label: "event",
   key: "id",
   references: [{ field: "customer_id", to: "customers" }],
-  store: (events, { resourceType }) => new EventStore(resourceType, events),
+  store: (events, { resourceType }) => seeded(new EventStore(resourceType), events),
   keySets: (store) => ({ id: store }),
   view: { component: "RecordedEvent", filters: ["type", "customer_id"] },
 });

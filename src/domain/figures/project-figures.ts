@@ -1,3 +1,4 @@
+import { eachInSteps, type Steps } from "../../platform/steps.js";
 import type { Customer, CustomerStore } from "../customers/customer.js";
 import type { EventStore, RecordedEvent } from "../events/event.js";
 import type { Publication, PublicationStore } from "../publications/publication.js";
@@ -34,7 +35,7 @@ export class ProjectFigures {
   /** customer id -> type -> her events of that type; made the first time the activity asks, then kept up. */
   readonly #typed = new Map<string, Map<string, TimedEvents<RecordedEvent>>>();
 
-  constructor(stores: FiguredStores) {
+  private constructor(stores: FiguredStores) {
     const { customers, vouchers, publications, events } = stores;
     this.customers = new CustomerOrder(
       () => customers.storedValues(),
@@ -56,17 +57,29 @@ export class ProjectFigures {
       (event) => event.customer_id,
       () => events.storedValues(),
     );
-    for (const publication of publications.storedValues()) this.#publications.change(undefined, publication);
-    for (const event of events.storedValues()) {
-      this.program.seedEvent(event);
-      this.#events.change(undefined, event);
-    }
+  }
+
+  /**
+   * The figures of stores just built, a step at a time (nothing writes to the stores meanwhile: the project is
+   * not installed yet), then told of every later change.
+   */
+  static *build(stores: FiguredStores): Steps<ProjectFigures> {
+    const figures = new ProjectFigures(stores);
+    const { vouchers, publications, events } = stores;
+    yield* eachInSteps(publications.storedValues(), (publication) =>
+      figures.#publications.change(undefined, publication),
+    );
+    yield* eachInSteps(events.storedValues(), (event) => {
+      figures.program.seedEvent(event);
+      figures.#events.change(undefined, event);
+    });
     // Each member card counts the earnings of the events listed under it as it joins (MemberFigures.seedEvent).
-    for (const card of vouchers.heldRecords()) this.#cardChanged(undefined, card);
-    customers.observe((previous, next) => this.customers.change(previous, next));
-    vouchers.observe((previous, next) => this.#cardChanged(previous, next));
-    publications.observe((previous, next) => this.#publications.change(previous, next));
-    events.observe((previous, next) => this.#eventChanged(previous, next));
+    yield* eachInSteps(vouchers.heldRecords(), (card) => figures.#cardChanged(undefined, card));
+    stores.customers.observe((previous, next) => figures.customers.change(previous, next));
+    vouchers.observe((previous, next) => figures.#cardChanged(previous, next));
+    publications.observe((previous, next) => figures.#publications.change(previous, next));
+    events.observe((previous, next) => figures.#eventChanged(previous, next));
+    return figures;
   }
 
   /** The loyalty cards a customer holds, in the card store's order. */

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { IncentiveStore, incentiveSchema } from "./incentive.js";
 
 /** A project's incentives (Loyalty v2): what an earning rule pays out. */
@@ -9,6 +10,6 @@ export const incentiveCollection = collection({
   label: "incentive",
   exactIntegers: true,
   key: "id",
-  store: (incentives, { resourceType }) => new IncentiveStore(resourceType, incentives),
+  store: (incentives, { resourceType }) => seeded(new IncentiveStore(resourceType), incentives),
   view: { component: "Incentive", filters: ["type", "status"] },
 });

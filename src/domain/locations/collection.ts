@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { LocationStore, locationSchema } from "./location.js";
 
 /** A project's locations (GET /v1/locations/{locationId}). */
@@ -8,6 +9,6 @@ export const locationCollection = collection({
   resourceType: "location",
   label: "location",
   key: "id",
-  store: (locations, { resourceType }) => new LocationStore(resourceType, locations),
+  store: (locations, { resourceType }) => seeded(new LocationStore(resourceType), locations),
   view: { component: "Location", filters: ["name"] },
 });

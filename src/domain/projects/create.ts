@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type IdSource, SeededIds } from "../../platform/ids.js";
 import { withCredentials } from "../auth/api-key.js";
-import { PROJECT_ID, type ProjectDocument, projectDocumentSchema } from "./project-document.js";
+import { PROJECT_ID } from "./project-document.js";
 import type { ProjectRegistry } from "./registry.js";
 
 /**
@@ -52,36 +52,35 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Fills in what a document may leave out when it is posted rather than loaded: the project id, and API keys or
- * their credentials. Anything else goes through the fixture schema unchanged, so a bad document is refused with
- * the same JSON paths a broken fixture file would get.
+ * their credentials, drawn from `ids` in that order. Anything else goes through the fixture schema unchanged, so a
+ * bad document is refused with the same JSON paths a broken fixture file would get.
  */
-export function postedDocumentSchema(ids: IdSource) {
-  return z.preprocess((input) => {
-    if (!isObject(input)) return input;
-    const project = input.project === undefined ? {} : input.project;
-    const keys = input.api_keys === undefined ? [] : input.api_keys;
-    return {
-      ...input,
-      project:
-        isObject(project) && project.id === undefined ? { ...project, id: freshProjectId(ids) } : project,
-      api_keys: Array.isArray(keys)
-        ? keys.length === 0
-          ? [withCredentials({ name: "Generated key" }, ids)]
-          : keys.map((key) => (isObject(key) ? withCredentials(key, ids) : key))
-        : keys,
-    };
-  }, projectDocumentSchema);
+export function filledPostedDocument(input: unknown, ids: IdSource): unknown {
+  if (!isObject(input)) return input;
+  const project = input.project === undefined ? {} : input.project;
+  const keys = input.api_keys === undefined ? [] : input.api_keys;
+  return {
+    ...input,
+    project:
+      isObject(project) && project.id === undefined ? { ...project, id: freshProjectId(ids) } : project,
+    api_keys: Array.isArray(keys)
+      ? keys.length === 0
+        ? [withCredentials({ name: "Generated key" }, ids)]
+        : keys.map((key) => (isObject(key) ? withCredentials(key, ids) : key))
+      : keys,
+  };
 }
 
 /**
  * A copy of a loaded project's fixtures (its data as loaded, not as tests have since changed it) under a new id and
- * fresh credentials. Its tokens stay behind: they belong to the template's keys.
+ * fresh credentials, as a document to validate (parseDocumentInSteps: a template may hold a million cards). Its
+ * tokens stay behind: they belong to the template's keys.
  */
 export function documentFromTemplate(
   registry: ProjectRegistry,
   request: TemplateRequest,
   ids: IdSource,
-): ProjectDocument {
+): unknown {
   const source = registry.fixturesOf(request.template);
   // client_id is derived from the app id unless a fixture fixed it; a copy must not share the template's.
   const api_keys: Record<string, unknown>[] = source.api_keys.map(({ client_id: _template, ...key }) => ({
@@ -90,7 +89,7 @@ export function documentFromTemplate(
     app_token: ids.uuid(),
   }));
   if (api_keys.length === 0) api_keys.push(withCredentials({ name: "Generated key" }, ids));
-  return projectDocumentSchema.parse({
+  return {
     ...source,
     project: {
       ...source.project,
@@ -100,5 +99,5 @@ export function documentFromTemplate(
     },
     api_keys,
     tokens: [],
-  });
+  };
 }

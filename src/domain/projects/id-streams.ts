@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IdSource } from "../../platform/ids.js";
+import type { Steps } from "../../platform/steps.js";
 import { COLLECTION_NAMES, type ProjectDocument } from "./project-document.js";
 
 /**
@@ -13,8 +14,8 @@ import { COLLECTION_NAMES, type ProjectDocument } from "./project-document.js";
  * a stream that made none of them. The same seed and document give the same branch, so what follows an import is
  * reproducible on any server, as what follows a reset is. Unseeded projects draw from the CSPRNG and need nothing.
  */
-export function idsPast(ids: IdSource, document: ProjectDocument): IdSource {
-  return ids.seeded ? ids.branch(`past\u0000${fingerprint(document)}`) : ids;
+export function* idsPast(ids: IdSource, document: ProjectDocument): Steps<IdSource> {
+  return ids.seeded ? ids.branch(`past\u0000${yield* fingerprint(document)}`) : ids;
 }
 
 /** The fields a stream fills: record ids, tokens, key credentials, card codes, webhook secrets. */
@@ -22,16 +23,21 @@ const DRAWN = ["id", "access_token", "app_id", "app_token", "client_id", "code",
 /** Records hashed per update: one update per value would cost a million-card import a second. */
 const BATCH = 4096;
 
-function fingerprint(document: ProjectDocument): string {
+/** Hashed a batch at a time, yielding between batches (a million cards: about 250 of them). */
+function* fingerprint(document: ProjectDocument): Steps<string> {
   const hash = createHash("sha256");
   for (const collection of COLLECTION_NAMES) {
     const records = document[collection] as readonly Record<string, unknown>[];
     hash.update(`\u0001${collection}`);
     for (let start = 0; start < records.length; start += BATCH) {
       const values: unknown[] = [];
-      for (const record of records.slice(start, start + BATCH))
+      const end = Math.min(records.length, start + BATCH);
+      for (let i = start; i < end; i++) {
+        const record = records[i] as Record<string, unknown>;
         for (const field of DRAWN) if (Object.hasOwn(record, field)) values.push(record[field]);
+      }
       hash.update(values.join("\u0000"));
+      yield;
     }
   }
   return hash.digest("hex");

@@ -20,6 +20,33 @@ const collectionShapes = Object.fromEntries(
   COLLECTIONS.map((collection) => [collection.name, z.array(collection.schema).default([])]),
 ) as { [N in CollectionName]: z.ZodDefault<z.ZodArray<CollectionNamed<N>["schema"]>> };
 
+/** A document's `project`: what is not in a collection (its id, name, settings, clock and seed). */
+export const projectHeaderSchema = z.strictObject({
+  id: z.string().regex(PROJECT_ID, "must be 1-63 lowercase letters, digits, - or _"),
+  name: z.string().min(1).optional(),
+  settings: projectSettingsSchema.default({}),
+  /**
+   * How far the project's clock runs ahead of (or behind) the server's, as the control API left it. An offset
+   * rather than a moment, so a restored demo keeps moving with real time instead of freezing at the save.
+   */
+  clock: z
+    .strictObject({
+      /**
+       * Enough to reach any moment of the clock's range from any other; a running clock that would show one
+       * outside it stands still at the end it passed (see ProjectClock).
+       */
+      offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS),
+      /** Set while the clock stands still: the moment it shows (a frozen clock stays frozen across restarts). */
+      frozen_at: clockInstant.optional(),
+    })
+    .default({ offset_ms: 0 }),
+  /**
+   * The project's own seed (given when it was created through the control API): every value the server makes
+   * up for it follows from this, whatever the server's seed. Predictable by design: for tests only.
+   */
+  seed: z.string().min(1).max(200).optional(),
+});
+
 /**
  * Everything a project holds, in the service's shapes: the format of fixture folders, of state exports and of the
  * control API. The collections are the keys after `project`, in the list's order (projects/collections.ts); on
@@ -27,31 +54,7 @@ const collectionShapes = Object.fromEntries(
  */
 export const projectDocumentSchema = z
   .strictObject({
-    project: z.strictObject({
-      id: z.string().regex(PROJECT_ID, "must be 1-63 lowercase letters, digits, - or _"),
-      name: z.string().min(1).optional(),
-      settings: projectSettingsSchema.default({}),
-      /**
-       * How far the project's clock runs ahead of (or behind) the server's, as the control API left it. An offset
-       * rather than a moment, so a restored demo keeps moving with real time instead of freezing at the save.
-       */
-      clock: z
-        .strictObject({
-          /**
-           * Enough to reach any moment of the clock's range from any other; a running clock that would show one
-           * outside it stands still at the end it passed (see ProjectClock).
-           */
-          offset_ms: z.number().int().min(-CLOCK_OFFSET_LIMIT_MS).max(CLOCK_OFFSET_LIMIT_MS),
-          /** Set while the clock stands still: the moment it shows (a frozen clock stays frozen across restarts). */
-          frozen_at: clockInstant.optional(),
-        })
-        .default({ offset_ms: 0 }),
-      /**
-       * The project's own seed (given when it was created through the control API): every value the server makes
-       * up for it follows from this, whatever the server's seed. Predictable by design: for tests only.
-       */
-      seed: z.string().min(1).max(200).optional(),
-    }),
+    project: projectHeaderSchema,
     ...collectionShapes,
   })
   .superRefine(checkReferences);

@@ -3,8 +3,9 @@ import { RequestJournal } from "../../emulation/journal/journal.js";
 import { RateLimiter } from "../../emulation/rate-limiter.js";
 import type { Clock } from "../../platform/clock.js";
 import { ProjectClock } from "../../platform/clock.js";
-import { deepFreeze } from "../../platform/deep-freeze.js";
+import { deepFreeze, deepFreezeInSteps } from "../../platform/deep-freeze.js";
 import { type IdSource, randomIds } from "../../platform/ids.js";
+import { runToEnd, type Steps } from "../../platform/steps.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { limitExceeded, notFound } from "../errors.js";
 import { ProjectFigures } from "../figures/project-figures.js";
@@ -31,6 +32,23 @@ export function faultRefusals(projectId: string): FaultRefusals {
     full: (limit) =>
       limitExceeded(`Project ${projectId}`, "fault rules", limit, CAP_VARIABLES.faultsPerProject),
   };
+}
+
+/** How a project draws its values, and where its clock stands still (see the constructor). */
+interface ProjectOptions {
+  ids?: IdSource;
+  freezeAt?: number | undefined;
+}
+
+/** What a project builds from its (frozen) document: the most of its work, at a million cards. */
+interface Built {
+  stores: ProjectStores;
+  figures: ProjectFigures;
+}
+
+function* buildParts(document: ProjectDocument): Steps<Built> {
+  const stores = yield* buildStores(document);
+  return { stores, figures: yield* ProjectFigures.build(stores) };
 }
 
 /** Each store of the project is also a field of its own, named for its collection (`project.tierStructures`). */
@@ -73,12 +91,9 @@ export class Project {
   /**
    * `options.ids`: the project's source of made-up values (the registry decides it from the seeds; the CSPRNG
    * by default); `options.freezeAt`: the moment the clock stands still at when the document's clock runs.
+   * `built`: its stores and figures, built from the same document by `Project.build`; built here at once without.
    */
-  constructor(
-    document: ProjectDocument,
-    rootClock: Clock,
-    options: { ids?: IdSource; freezeAt?: number | undefined } = {},
-  ) {
+  constructor(document: ProjectDocument, rootClock: Clock, options: ProjectOptions = {}, built?: Built) {
     // Frozen, not copied: the stores share its records and only ever replace them, so the registry can keep the
     // same document for reset without a second copy of every record.
     const doc = deepFreeze(document);
@@ -92,9 +107,20 @@ export class Project {
     this.seed = doc.project.seed;
     this.ids = options.ids ?? randomIds;
 
-    this.stores = buildStores(doc);
+    const { stores, figures } = built ?? runToEnd(buildParts(doc));
+    this.stores = stores;
     for (const name of COLLECTION_NAMES) (this as Record<string, unknown>)[fieldOf(name)] = this.stores[name];
-    this.figures = new ProjectFigures(this.stores);
+    this.figures = figures;
+  }
+
+  /**
+   * The project a document makes, built a step at a time (platform/steps.ts): a control call that builds one (a
+   * reset, a restore, an import, a new project) runs it in slices, and requests run between them. It reads only
+   * the document, frozen first, so what it builds does not depend on when the slices run.
+   */
+  static *build(document: ProjectDocument, rootClock: Clock, options: ProjectOptions = {}): Steps<Project> {
+    const doc = yield* deepFreezeInSteps(document);
+    return new Project(doc, rootClock, options, yield* buildParts(doc));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { eachOfArray, runToEnd, type Steps } from "../../platform/steps.js";
 import type { AnyCollection, Path, Reference } from "../collection.js";
 import type { KeySet } from "../record-store.js";
 import { COLLECTIONS } from "./collections.js";
@@ -21,26 +22,32 @@ interface Seen {
   has(value: unknown): boolean;
 }
 
-/** Reports every value of `field` that occurs twice in a collection; returns the values seen. */
-function unique(ctx: Ctx, collection: string, items: Records, field: string, known?: KnownKeys): Seen {
+/** Reports every value of `field` that occurs twice in a collection, a step at a time; returns the values seen. */
+function* unique(
+  ctx: Ctx,
+  collection: string,
+  items: Records,
+  field: string,
+  known?: KnownKeys,
+): Steps<Seen> {
   const set = known?.(collection, field);
   if (set) {
     // The store holds one entry per distinct value: as many as there are values means none occurs twice. Any
     // other count falls through to the scan, which names the duplicate.
     let count = 0;
-    for (let index = 0; index < items.length; index++) {
-      const value = (items[index] as Record<string, unknown>)[field];
+    yield* eachOfArray(items, (item) => {
+      const value = (item as Record<string, unknown>)[field];
       if (value !== null && value !== undefined) count++;
-    }
+    });
     if (count === set.size) return set as Seen;
   }
   const seen = new Set<unknown>();
-  for (let index = 0; index < items.length; index++) {
-    const value = (items[index] as Record<string, unknown>)[field];
-    if (value === null || value === undefined) continue;
+  yield* eachOfArray(items, (item, index) => {
+    const value = (item as Record<string, unknown>)[field];
+    if (value === null || value === undefined) return;
     if (seen.has(value)) issue(ctx, [collection, index, field], `duplicate ${field} ${String(value)}`);
     seen.add(value);
-  }
+  });
   return seen;
 }
 
@@ -50,26 +57,26 @@ function stepsOf(field: string): { key: string; each: boolean }[] {
 }
 
 /**
- * Checks one reference of a collection: every value its field names is among `targets`. A plain field (the
- * common case: a million cards' campaign ids) is a loop with no path built unless a value is missing.
+ * Checks one reference of a collection, a step at a time: every value its field names is among `targets`. A plain
+ * field (the common case: a million cards' campaign ids) is a loop with no path built unless a value is missing.
  */
-function checkReference(
+function* checkReference(
   ctx: Ctx,
   collection: string,
   items: Records,
   reference: Reference,
   targets: Seen,
   missing: (value: unknown) => string,
-): void {
+): Steps<void> {
   const steps = stepsOf(reference.field);
   const [only] = steps;
   if (steps.length === 1 && only && !only.each) {
     const field = only.key;
-    for (let i = 0; i < items.length; i++) {
-      const value = (items[i] as Record<string, unknown>)[field];
+    yield* eachOfArray(items, (item, i) => {
+      const value = (item as Record<string, unknown>)[field];
       if (value !== null && value !== undefined && !targets.has(value))
         issue(ctx, [collection, i, field], missing(value));
-    }
+    });
     return;
   }
   const visit = (value: unknown, at: number, path: Path): void => {
@@ -86,9 +93,7 @@ function checkReference(
         visit(element, at + 1, [...path, step.key, j]);
       });
   };
-  items.forEach((record, i) => {
-    visit(record, 0, [collection, i]);
-  });
+  yield* eachOfArray(items, (record, i) => visit(record, 0, [collection, i]));
 }
 
 /** What a missing target is called: `no campaign with id X in this project`, `no custom event named X in ...`. */
@@ -104,15 +109,20 @@ function missingMessage(target: AnyCollection, by: string): (value: unknown) => 
  * own rules. The loader reports each problem with its JSON path, like a schema error.
  */
 export function checkReferences(doc: object, ctx: Ctx, known?: KnownKeys): void {
+  runToEnd(checkReferencesInSteps(doc, ctx, known));
+}
+
+/** The same, a step at a time: a document posted to the control API is checked between other requests. */
+export function* checkReferencesInSteps(doc: object, ctx: Ctx, known?: KnownKeys): Steps<void> {
   const collections: readonly AnyCollection[] = COLLECTIONS;
   const records = (name: string) => ((doc as Record<string, unknown>)[name] ?? []) as Records;
   // The values each collection holds of each field that must be unique, as its check saw them: built once.
   const seen = new Map<string, Seen>();
   for (const c of collections)
-    seen.set(`${c.name}.${c.key}`, unique(ctx, c.name, records(c.name), c.key, known));
+    seen.set(`${c.name}.${c.key}`, yield* unique(ctx, c.name, records(c.name), c.key, known));
   for (const c of collections)
     for (const field of c.unique ?? [])
-      seen.set(`${c.name}.${field}`, unique(ctx, c.name, records(c.name), field, known));
+      seen.set(`${c.name}.${field}`, yield* unique(ctx, c.name, records(c.name), field, known));
   const byName = new Map(collections.map((c) => [c.name, c]));
   for (const c of collections) {
     for (const reference of c.references ?? []) {
@@ -121,7 +131,7 @@ export function checkReferences(doc: object, ctx: Ctx, known?: KnownKeys): void 
       const by = reference.by ?? target.key;
       const targets =
         seen.get(`${target.name}.${by}`) ?? new Set(records(target.name).map((record) => record[by]));
-      checkReference(ctx, c.name, records(c.name), reference, targets, missingMessage(target, by));
+      yield* checkReference(ctx, c.name, records(c.name), reference, targets, missingMessage(target, by));
     }
     c.check?.(records(c.name), (path, message) => issue(ctx, path, message));
   }

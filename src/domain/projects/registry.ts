@@ -2,9 +2,11 @@ import { ChangeFeed } from "../../emulation/change-feed.js";
 import type { Clock } from "../../platform/clock.js";
 import { deepFreeze } from "../../platform/deep-freeze.js";
 import { type IdSource, idSourceFor, randomIds } from "../../platform/ids.js";
+import { SLICE_MS, type Steps } from "../../platform/steps.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { type ApiError, apiError, conflict, limitExceeded } from "../errors.js";
 import { type Send, WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { type BuildPlan, BuildQueue, buildNow } from "./builds.js";
 import { CredentialIndex, checkFixturesClaimEachOnce } from "./credential-index.js";
 import { idsPast } from "./id-streams.js";
 import { Project } from "./project.js";
@@ -68,6 +70,12 @@ export class ProjectRegistry {
   /** The server's own source of made-up values: what belongs to no project (a control call's request id). */
   readonly ids: IdSource;
   #seeded: boolean;
+  readonly #builds: BuildQueue;
+  /**
+   * How long a build the control API asked for (or the validation of a document it was given) runs before the
+   * event loop gets a turn, in ms (platform/steps.ts); 0 gives it one after every step of a few hundred records.
+   */
+  readonly sliceMs: number;
 
   /**
    * `defaults`: the server-wide settings each project falls back on (the entry points take them from
@@ -82,8 +90,12 @@ export class ProjectRegistry {
     seed?: string | undefined;
     /** Every project's clock starts at this moment (ms since the epoch) and stands still until moved. */
     freezeAt?: number | undefined;
+    /** How long a control call's build runs before requests get a turn (ms): `sliceMs` below. */
+    sliceMs?: number | undefined;
   }) {
     this.clock = options.clock;
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
+    this.#builds = new BuildQueue(this.sliceMs);
     this.seed = options.seed;
     this.freezeAt = options.freezeAt;
     this.ids = idSourceFor(options.seed, "server");
@@ -105,13 +117,7 @@ export class ProjectRegistry {
 
   /** Adds a project built from a validated document; the document is kept as the project's fixtures for reset. */
   add(document: ProjectDocument): Project {
-    const id = document.project.id;
-    if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
-    this.#credentials.checkFree(document, undefined);
-    const project = this.#build(document);
-    this.#fixtures.set(id, document);
-    this.#install(project, "added");
-    return project;
+    return buildNow(this.#addPlan(document, false));
   }
 
   /**
@@ -119,33 +125,98 @@ export class ProjectRegistry {
    * are loaded whole, through add and restore). Checked first, so a refusal changes nothing.
    */
   create(document: ProjectDocument): Project {
-    const limit = this.defaults.caps.projects;
-    if (this.#projects.size >= limit)
-      throw limitExceeded("The server", "projects", limit, CAP_VARIABLES.projects);
-    // A posted document may be an export: its project draws past it, now and after each reset.
-    const id = document.project.id;
-    const marked = !this.#imported.has(id) && !this.#projects.has(id);
-    if (marked) this.#imported.add(id);
-    try {
-      return this.add(document);
-    } catch (error) {
-      if (marked) this.#imported.delete(id);
-      throw error;
-    }
+    return buildNow(this.#addPlan(document, true));
+  }
+
+  /** `create`, built in slices after any build of the same id asked before (BuildQueue). */
+  createInSlices(document: ProjectDocument): Promise<Project> {
+    return this.#builds.run(document.project.id, () => this.#addPlan(document, true));
   }
 
   /**
    * Puts a new state in place of a project's (a state import), keeping its fixtures for reset. Everything that
    * can refuse the document is checked before the old project is touched, so a refusal changes nothing.
    */
-  replace(document: ProjectDocument, options: { snapshot?: string } = {}): Project {
-    const current = this.get(document.project.id);
-    this.#credentials.checkFree(document, current);
-    // The state says what its clock is; a seeded project draws past every value the state holds (id-streams.ts).
-    const project = new Project(document, this.clock, { ids: idsPast(this.#idsFor(document), document) });
-    this.#uninstall(current);
-    this.#install(project, "replaced", options.snapshot);
-    return project;
+  replace(document: ProjectDocument): Project {
+    return buildNow(this.#replacePlan(document));
+  }
+
+  /** `replace`, built in slices while the project serves as it was, after its builds asked before (BuildQueue). */
+  replaceInSlices(document: ProjectDocument): Promise<Project> {
+    return this.#builds.run(document.project.id, () => this.#replacePlan(document));
+  }
+
+  /**
+   * A project added (`capped`: created through the control API, within the cap on projects, its document
+   * posted). Refused at once and again at the install, as another build may have taken the id or a credential.
+   */
+  #addPlan(document: ProjectDocument, capped: boolean): BuildPlan<Project, Project> {
+    const id = document.project.id;
+    const check = () => {
+      const limit = this.defaults.caps.projects;
+      if (capped && this.#projects.size >= limit)
+        throw limitExceeded("The server", "projects", limit, CAP_VARIABLES.projects);
+      if (this.#projects.has(id)) throw conflict(`A project with id ${id} exists already`);
+      this.#credentials.checkFree(document, undefined);
+    };
+    check();
+    // A posted document may be an export: its project draws past it, now and after each reset.
+    const posted = capped || this.#imported.has(id);
+    return {
+      steps: this.#build(document, posted),
+      install: (project) => {
+        check();
+        if (posted) this.#imported.add(id);
+        this.#fixtures.set(id, document);
+        this.#install(project, "added");
+        return project;
+      },
+    };
+  }
+
+  /**
+   * A project's state replaced by `document` (`snapshot`: its restore). The project must still be the one it
+   * was (deleted, or deleted and made again, is 404) and the document's credentials free when it is installed.
+   */
+  #replacePlan(document: ProjectDocument, snapshot?: Snapshot): BuildPlan<Project, Project> {
+    const id = document.project.id;
+    const current = this.#sameProject(id, document);
+    current();
+    const build = function* (this: ProjectRegistry): Steps<Project> {
+      // The state says what its clock is; a seeded project draws past every value the state holds (id-streams.ts).
+      const ids = yield* idsPast(this.#idsFor(document), document);
+      return yield* Project.build(document, this.clock, { ids });
+    };
+    return {
+      steps: build.call(this),
+      install: (project) => {
+        const replaced = current();
+        // A snapshot's clock runs on from the moment it showed, which is now, not when the build began.
+        if (snapshot !== undefined && snapshot.document.project.clock.frozen_at === undefined)
+          project.clock.set(snapshot.clockAt);
+        this.#uninstall(replaced);
+        // The state file names the snapshot only while it is still the one of that name (not deleted, not saved
+        // over since the build began); otherwise it writes the state whole.
+        const named = snapshot && this.snapshots.holds(id, snapshot) ? snapshot.name : undefined;
+        this.#install(project, "replaced", named);
+        return project;
+      },
+    };
+  }
+
+  /**
+   * The installed project of this id, checked to be the one a build began for (by its fixtures, which are the
+   * same object for a project's whole life) and to leave `document`'s credentials free: what an install checks.
+   */
+  #sameProject(id: string, document: ProjectDocument): () => Project {
+    const fixtures = this.#fixtures.get(id);
+    if (!fixtures) throw projectNotFound(id);
+    return () => {
+      const project = this.get(id);
+      if (this.#fixtures.get(id) !== fixtures) throw projectNotFound(id);
+      this.#credentials.checkFree(document, project);
+      return project;
+    };
   }
 
   /**
@@ -184,9 +255,21 @@ export class ProjectRegistry {
    * for reset. A seeded project then draws past every value the snapshot holds, as after a state import.
    */
   restoreSnapshot(id: string, name: string): Project {
+    return buildNow(this.#restorePlan(id, name));
+  }
+
+  /**
+   * `restoreSnapshot`, built in slices while the project serves as it was. The snapshot is read when its turn
+   * comes: deleting it or saving over it meanwhile does not change what is put back.
+   */
+  restoreSnapshotInSlices(id: string, name: string): Promise<Project> {
+    return this.#builds.run(id, () => this.#restorePlan(id, name));
+  }
+
+  #restorePlan(id: string, name: string): BuildPlan<Project, Project> {
     const snapshot = this.snapshots.get(this.get(id).id, name);
     admitRestore(id, snapshot, this.defaults.caps.snapshotMemoryMb);
-    return this.replace(documentToRestore(snapshot, this.clock.now()), { snapshot: name });
+    return this.#replacePlan(documentToRestore(snapshot, this.clock.now()), snapshot);
   }
 
   /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */
@@ -229,14 +312,27 @@ export class ProjectRegistry {
    * project has taken since (the key was deleted here and created there) is a 409, and nothing changes.
    */
   reset(id: string): Project {
+    return buildNow(this.#resetPlan(id));
+  }
+
+  /** `reset`, built in slices while the project serves as it was, after its builds asked before (BuildQueue). */
+  resetInSlices(id: string): Promise<Project> {
+    return this.#builds.run(id, () => this.#resetPlan(id));
+  }
+
+  #resetPlan(id: string): BuildPlan<Project, Project> {
     const fixtures = this.#fixtures.get(id);
     if (!fixtures) throw projectNotFound(id);
-    const current = this.get(id);
-    this.#credentials.checkFree(fixtures, current);
-    this.#uninstall(current);
-    const project = this.#build(fixtures);
-    this.#install(project, "reset");
-    return project;
+    const current = this.#sameProject(id, fixtures);
+    current();
+    return {
+      steps: this.#build(fixtures, this.#imported.has(id)),
+      install: (project) => {
+        this.#uninstall(current());
+        this.#install(project, "reset");
+        return project;
+      },
+    };
   }
 
   /**
@@ -244,9 +340,43 @@ export class ProjectRegistry {
    * (they can, once keys have moved between projects), or none is reset.
    */
   resetAll(): void {
+    buildNow(this.#resetAllPlan());
+  }
+
+  /** `resetAll`, built in slices after every build asked before it; every build asked after waits for it. */
+  resetAllInSlices(): Promise<void> {
+    return this.#builds.runAll(() => this.#resetAllPlan());
+  }
+
+  /**
+   * Stops the builds the control API started (a closing server): none installs anything from now on. Resolves
+   * once none runs.
+   */
+  stopBuilds(): Promise<void> {
+    return this.#builds.stop();
+  }
+
+  #resetAllPlan(): BuildPlan<Project[], void> {
     checkFixturesClaimEachOnce(this.#fixtures);
-    for (const project of this.list()) this.#uninstall(project);
-    for (const [, fixtures] of this.#fixtures) this.#install(this.#build(fixtures), "reset");
+    const targets = [...this.#fixtures];
+    const build = function* (this: ProjectRegistry): Steps<Project[]> {
+      const built: Project[] = [];
+      for (const [id, fixtures] of targets) built.push(yield* this.#build(fixtures, this.#imported.has(id)));
+      return built;
+    };
+    return {
+      steps: build.call(this),
+      install: (built) => {
+        // A project deleted meanwhile stays deleted; creates wait for this build, so there is no other.
+        checkFixturesClaimEachOnce(this.#fixtures);
+        const kept = built.filter((_, i) => {
+          const [id, fixtures] = targets[i] as [string, ProjectDocument];
+          return this.#fixtures.get(id) === fixtures;
+        });
+        for (const project of kept) this.#uninstall(this.get(project.id));
+        for (const project of kept) this.#install(project, "reset");
+      },
+    };
   }
 
   projectForAppId(appId: string): Project | undefined {
@@ -274,14 +404,15 @@ export class ProjectRegistry {
   }
 
   /**
-   * A project as fixtures or a created document make it: its clock frozen at the server's moment when one is set,
-   * its values drawn from the start of its seeded stream (so a reset draws the same values again, and a suite that
-   * resets between tests gets the same ids whatever order its tests run in).
+   * A project as fixtures or a created document make it, a step at a time: its clock frozen at the server's moment
+   * when one is set, its values drawn from the start of its seeded stream (so a reset draws the same values again,
+   * and a suite that resets between tests gets the same ids whatever order its tests run in), or past the
+   * document's values when it was posted.
    */
-  #build(document: ProjectDocument): Project {
+  *#build(document: ProjectDocument, posted: boolean): Steps<Project> {
     const ids = this.#idsFor(document);
-    return new Project(document, this.clock, {
-      ids: this.#imported.has(document.project.id) ? idsPast(ids, document) : ids,
+    return yield* Project.build(document, this.clock, {
+      ids: posted ? yield* idsPast(ids, document) : ids,
       freezeAt: this.freezeAt,
     });
   }

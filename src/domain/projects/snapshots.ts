@@ -131,6 +131,11 @@ export class SnapshotShelf {
     return snapshot;
   }
 
+  /** Whether the project's snapshot of that name is this one still (not deleted, not saved over). */
+  holds(projectId: string, snapshot: Snapshot): boolean {
+    return this.#byProject.get(projectId)?.get(snapshot.name) === snapshot;
+  }
+
   /** Removes one snapshot; 404 when there is none of that name. */
   delete(projectId: string, name: string): void {
     this.get(projectId, name);

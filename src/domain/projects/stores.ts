@@ -1,3 +1,4 @@
+import type { Steps } from "../../platform/steps.js";
 import type { AnyCollection, CollectionView } from "../collection.js";
 import type { RecordWatcher } from "../record-store.js";
 import { COLLECTIONS, type CollectionName, type CollectionNamed } from "./collections.js";
@@ -5,8 +6,12 @@ import type { ProjectDocument } from "./project-document.js";
 
 export type { CollectionView } from "../collection.js";
 
+/** What a collection's `store` builds, step by step. */
+type StoreOf<N extends CollectionName> =
+  ReturnType<CollectionNamed<N>["store"]> extends Steps<infer S> ? S : never;
+
 /** A project's stores, one for each collection of its document, each of the type its collection builds. */
-export type ProjectStores = { [N in CollectionName]: ReturnType<CollectionNamed<N>["store"]> };
+export type ProjectStores = { [N in CollectionName]: StoreOf<N> };
 
 /** A collection's name in camel case: `tier_structures` is `tierStructures`. */
 type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
@@ -46,12 +51,15 @@ function recordView(store: StoredRecords): CollectionView {
   };
 }
 
-/** A project's stores, built from its (frozen) document in the list's order: the stores share its records. */
-export function buildStores(document: ProjectDocument): ProjectStores {
+/**
+ * A project's stores, built from its (frozen) document in the list's order, a step at a time: the stores share
+ * its records.
+ */
+export function* buildStores(document: ProjectDocument): Steps<ProjectStores> {
   const records = (name: string) => ((document as Record<string, unknown>)[name] ?? []) as readonly unknown[];
   const stores: Record<string, unknown> = {};
   for (const collection of LISTED)
-    stores[collection.name] = collection.store(records(collection.name), {
+    stores[collection.name] = yield* collection.store(records(collection.name), {
       resourceType: collection.resourceType,
       records,
       store: (name) => stores[name],

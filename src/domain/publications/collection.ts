@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { PublicationStore, publicationSchema } from "./publication.js";
 
 /** A project's publications: which card went to which customer, by id and by source id. */
@@ -14,7 +15,7 @@ export const publicationCollection = collection({
     { field: "campaign_id", to: "campaigns" },
     { field: "voucher_id", to: "vouchers" },
   ],
-  store: (publications, { resourceType }) => new PublicationStore(resourceType, publications),
+  store: (publications, { resourceType }) => seeded(new PublicationStore(resourceType), publications),
   keySets: (store) => ({ id: store, source_id: store.keysOf(store.findBySourceId) }),
   view: {
     component: "Publication",

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { SegmentStore, segmentSchema } from "./segment.js";
 
 /** A project's customer segments (Loyalty v2: what a tier may require its members to be in). */
@@ -9,6 +10,6 @@ export const segmentCollection = collection({
   label: "segment",
   key: "id",
   references: [{ field: "customer_ids[]", to: "customers" }],
-  store: (segments, { resourceType }) => new SegmentStore(resourceType, segments),
+  store: (segments, { resourceType }) => seeded(new SegmentStore(resourceType), segments),
   view: { component: "Segment", filters: ["name"] },
 });

@@ -1,8 +1,11 @@
 import { collection, type Path } from "../collection.js";
-import { type PointsRange, rangesOverlap } from "./qualification-rules.js";
+import { seeded } from "../record-store.js";
+import { isInteger, type PointsRange, rangesOverlap } from "./qualification-rules.js";
 import { TierStructureStore, tierStructureSchema } from "./tier-structure.js";
 
 type StructureInput = (typeof tierStructureSchema)["_zod"]["output"];
+/** A tier's rules as the document's check may meet them: after its own fields were refused, anything. */
+type RulesAsGiven = { type: string; min_value?: unknown; max_value?: unknown };
 
 /**
  * Within a structure, each tier names the structure that holds it (when it names one) and no two POINTS ranges
@@ -16,8 +19,10 @@ function checkTiers(structures: readonly StructureInput[], problem: (path: Path,
       if (tier.tier_structure_id !== undefined && tier.tier_structure_id !== structure.id)
         problem([...path, "tier_structure_id"], `must be ${structure.id}, the structure that holds the tier`);
       const rules = tier.qualification_rules;
-      if (rules.type !== "POINTS" || rules.min_value === undefined) return;
-      const range = { min: rules.min_value, max: rules.max_value ?? Number.POSITIVE_INFINITY, index: j };
+      // A range of values that are not integers has been refused by its own fields, and has no points to compare.
+      const { type, min_value: min, max_value: max } = rules as RulesAsGiven;
+      if (type !== "POINTS" || !isInteger(min) || (max !== undefined && !isInteger(max))) return;
+      const range = { min, max: max ?? Number.POSITIVE_INFINITY, index: j };
       const clash = ranges.find((other) => rangesOverlap(other, range));
       if (clash) problem([...path, "qualification_rules"], `overlaps the range of tier ${clash.index}`);
       ranges.push(range);
@@ -36,12 +41,9 @@ export const tierStructureCollection = collection({
   references: [{ field: "tiers[].qualification_rules.segment.id", to: "segments" }],
   check: checkTiers,
   store: (structures, { resourceType }) =>
-    new TierStructureStore(
-      resourceType,
-      structures.map((structure) => ({
-        ...structure,
-        tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
-      })),
-    ),
+    seeded(new TierStructureStore(resourceType), structures, (structure) => ({
+      ...structure,
+      tiers: structure.tiers.map((tier) => ({ ...tier, tier_structure_id: structure.id })),
+    })),
   view: { component: "TierStructure", filters: ["name"] },
 });

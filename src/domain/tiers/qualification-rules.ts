@@ -19,6 +19,10 @@ type RulesInput = {
   segment?: { id: string } | null | undefined;
 };
 
+/** An int64 field's value that passed its type check: only those are compared. */
+export const isInteger = (value: unknown): value is Int64 =>
+  typeof value === "number" || typeof value === "bigint";
+
 function issue(ctx: z.RefinementCtx, field: string, message: string): void {
   ctx.addIssue({ code: "custom", path: [field], message });
 }
@@ -35,8 +39,11 @@ function checkRules(rules: RulesInput, ctx: z.RefinementCtx): void {
       issue(ctx, "max_value", "is not allowed without min_value");
     else if (rules.min_value === undefined) issue(ctx, "min_value", "is required when type is POINTS");
     if (hasSegment) issue(ctx, "segment", "is not allowed when type is POINTS");
-    if (rules.min_value !== undefined && rules.max_value !== undefined && rules.max_value < rules.min_value)
-      issue(ctx, "max_value", `should be >= min_value (${rules.min_value})`);
+    // Compared only when both are integers: the int64 fields have said what is wrong with anything else, and an
+    // object (`{"valueOf": 1, "toString": 1}`) has no value to compare.
+    const { min_value: min, max_value: max } = rules;
+    if (isInteger(min) && isInteger(max) && max < min)
+      issue(ctx, "max_value", `should be >= min_value (${min})`);
     return;
   }
   for (const field of ["min_value", "max_value"] as const)

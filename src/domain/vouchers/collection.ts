@@ -1,22 +1,28 @@
+import { eachOfArray, type Steps } from "../../platform/steps.js";
 import type { CampaignStore } from "../campaigns/campaign.js";
 import { collection } from "../collection.js";
 import type { Publication } from "../publications/publication.js";
+import { seeded } from "../record-store.js";
 import { publishCount, publishSummary, type VoucherInput, voucherSchema } from "./voucher.js";
 import { VoucherStore } from "./voucher-store.js";
+
+/** How many publications name each card, counted a step at a time. */
+function* countPublications(publications: readonly Publication[]): Steps<Map<string, number>> {
+  const published = new Map<string, number>();
+  yield* eachOfArray(publications, (publication) => {
+    published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
+  });
+  return published;
+}
 
 /**
  * A card's publication count comes from the publications that name it, when the fixture lists any; a card with
  * a holder and none listed counts one (see publishCount). Only cards whose count differs get a `publish`.
  */
-function countPublications(vouchers: readonly VoucherInput[], publications: readonly Publication[]) {
-  const published = new Map<string, number>();
-  for (const publication of publications)
-    published.set(publication.voucher_id, (published.get(publication.voucher_id) ?? 0) + 1);
-  return vouchers.map((voucher) => {
-    const count = published.get(voucher.id);
-    if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
-    return { ...voucher, publish: publishSummary(voucher.code, count) };
-  });
+function withPublished(voucher: VoucherInput, published: ReadonlyMap<string, number>): VoucherInput {
+  const count = published.get(voucher.id);
+  if (count === undefined || voucher.publish || count === publishCount(voucher)) return voucher;
+  return { ...voucher, publish: publishSummary(voucher.code, count) };
 }
 
 /**
@@ -49,12 +55,13 @@ export const voucherCollection = collection({
     { field: "holder_id", to: "customers" },
   ],
   // A card reads its campaign when it is read, so the campaigns' store only has to exist by then.
-  store: (vouchers, built) =>
-    new VoucherStore(
-      built.resourceType,
-      countPublications(vouchers, built.records("publications") as Publication[]),
-      (id) => (built.store("campaigns") as CampaignStore).get(id),
-    ),
+  *store(vouchers, built) {
+    const published = yield* countPublications(built.records("publications") as Publication[]);
+    const store = new VoucherStore(built.resourceType, [], (id) =>
+      (built.store("campaigns") as CampaignStore).get(id),
+    );
+    return yield* seeded(store, vouchers, (voucher) => withPublished(voucher, published));
+  },
   keySets: (store) => ({ id: store, code: store.codes }),
   view: {
     component: "Voucher",

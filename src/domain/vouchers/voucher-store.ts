@@ -1,3 +1,4 @@
+import { runToEnd } from "../../platform/steps.js";
 import type { Campaign } from "../campaigns/campaign.js";
 import { type KeySet, RecordStore } from "../record-store.js";
 import { IdQueue } from "./id-queue.js";
@@ -25,24 +26,32 @@ export class VoucherStore extends RecordStore<VoucherInput> {
   /** customer id -> ids of the vouchers they hold. */
   readonly #held = new Map<string, Set<string>>();
 
-  constructor(resourceType: string, vouchers: Iterable<VoucherInput>, campaigns: CampaignLookup) {
-    super(resourceType, vouchers);
+  /** While seeding: the campaign of the last open card queued, and its queue (see `seeded`). */
+  #seeding: { campaign: string; queue: IdQueue<VoucherInput> } | undefined;
+
+  /** `vouchers`: seeded at once (a project's build seeds a store made with none, a step at a time: `seed`). */
+  constructor(resourceType: string, vouchers: readonly VoucherInput[], campaigns: CampaignLookup) {
+    super(resourceType);
     this.#campaigns = campaigns;
-    // Each id comes once from the store's own map, and cards of a campaign mostly follow one another: an open
-    // card is queued without a membership lookup, and its campaign's queue looked up only when the campaign
-    // changes (two million map lookups less for a million-card campaign, at every start and restart).
-    let campaign: string | undefined;
-    let queue: IdQueue<VoucherInput> | undefined;
-    for (const voucher of super.values()) {
-      if (voucher.holder_id || !isOpen(voucher)) this.#track(voucher);
-      else {
-        if (queue === undefined || voucher.campaign_id !== campaign) {
-          campaign = voucher.campaign_id;
-          queue = this.#queueOf(campaign);
-        }
-        queue.seed(voucher.id);
-      }
+    runToEnd(this.seed(vouchers));
+  }
+
+  /**
+   * Each id comes once, and cards of a campaign mostly follow one another: an open card is queued without a
+   * membership lookup, and its campaign's queue looked up only when the campaign changes (two million map lookups
+   * less for a million-card campaign, at every start and restart).
+   */
+  protected override seeded(voucher: VoucherInput): void {
+    if (voucher.holder_id || !isOpen(voucher)) {
+      this.#track(voucher);
+      return;
     }
+    let seeding = this.#seeding;
+    if (seeding === undefined || voucher.campaign_id !== seeding.campaign) {
+      seeding = { campaign: voucher.campaign_id, queue: this.#queueOf(voucher.campaign_id) };
+      this.#seeding = seeding;
+    }
+    seeding.queue.seed(voucher.id);
   }
 
   override get(id: string): Voucher {

@@ -1,4 +1,5 @@
 import { collection } from "../collection.js";
+import { seeded } from "../record-store.js";
 import { WebhookStore, webhookSchema } from "./endpoint.js";
 
 /** A project's webhook endpoints, in the order they were added (the control API has its own routes for them). */
@@ -8,5 +9,5 @@ export const webhookCollection = collection({
   resourceType: "webhook",
   label: "webhook",
   key: "id",
-  store: (endpoints, { resourceType }) => new WebhookStore(resourceType, endpoints),
+  store: (endpoints, { resourceType }) => seeded(new WebhookStore(resourceType), endpoints),
 });

@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { EXACT_COLLECTIONS } from "../../domain/projects/project-document.js";
 import { exactUnderKeys } from "../../platform/exact-json.js";
@@ -46,18 +46,29 @@ function handlersOf(row: ControlRoute, deps: ControlDeps): RequestHandler[] {
   const schema = inputSchema(row);
   const parse = row.parse;
   const ofProject = namesProject(row.path);
-  const handle: RequestHandler = (req, res) => {
-    const params = req.params as Record<string, string>;
-    let input = { params, query: req.query as unknown, body: req.body as unknown };
-    if (schema) input = { ...input, ...(parseInput(schema, input) as typeof input) };
-    if (parse) input.body = parse(input.body, deps);
-    const project = ofProject ? deps.registry.get(String(params.projectId)) : undefined;
-    const out = row.handle({ deps, ...input, project, req, res });
-    if (row.stream) return out as Promise<void> | undefined;
+  const send = (res: Response, out: unknown) => {
     if (row.status === 204) res.status(204).end();
     else res.status(row.status ?? 200).json(out);
   };
-  return [...reader, handle];
+  type Input = { params: Record<string, string>; query: unknown; body: unknown };
+  const handle = (req: Request, res: Response, input: Input) => {
+    const project = ofProject ? deps.registry.get(String(input.params.projectId)) : undefined;
+    const out = row.handle({ deps, ...input, project, req, res });
+    if (row.stream) return out as Promise<void> | undefined;
+    // A handler that builds a project answers once the build, run in slices, is installed.
+    if (out instanceof Promise) return out.then((value) => send(res, value));
+    send(res, out);
+  };
+  const parsed: RequestHandler = (req, res) => {
+    let input: Input = { params: req.params as Record<string, string>, query: req.query, body: req.body };
+    if (schema) input = { ...input, ...(parseInput(schema, input) as Input) };
+    if (!parse) return handle(req, res, input);
+    // A document is validated a slice at a time (a million cards); the project is looked up once it is.
+    const body = parse(input.body, deps);
+    if (body instanceof Promise) return body.then((value) => handle(req, res, { ...input, body: value }));
+    return handle(req, res, { ...input, body });
+  };
+  return [...reader, parsed];
 }
 
 /** `{ params, query, body }` as one schema, so a problem's details name where it is (`body.set`, `query.limit`). */

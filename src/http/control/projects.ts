@@ -1,13 +1,15 @@
-import { z } from "zod";
+import { ZodError, z } from "zod";
 import { invalidPayload } from "../../domain/errors.js";
 import {
   creationIds,
   documentFromTemplate,
-  postedDocumentSchema,
+  filledPostedDocument,
   postedSeed,
   templateRequestSchema,
 } from "../../domain/projects/create.js";
-import { parseBody } from "../input/validate.js";
+import { parseDocumentInSteps } from "../../domain/projects/document-steps.js";
+import { runInSlices } from "../../platform/steps.js";
+import { bodyRefusal, parseBody } from "../input/validate.js";
 import { createdProjectAnswer, deletedAnswer, listSchema, projectAnswer } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { keyView, listOf, projectView } from "./shapes.js";
@@ -42,22 +44,29 @@ export const projectRoutes: readonly ControlRoute[] = [
       "or {template} naming a loaded project whose fixtures are copied under a fresh id and fresh keys. " +
       "409 limit_exceeded when the server holds LOYALTY_MOCK_PROJECT_LIMIT projects.",
     body: createProjectBody,
-    parse: (body, { registry }) => {
+    // Its ids are drawn as it arrives; the document (a million cards, maybe) is then validated a slice at a time.
+    parse: async (body, { registry }) => {
       if (body === null || typeof body !== "object" || Array.isArray(body))
         throw invalidPayload("Request body should be object");
       if (Object.hasOwn(body, "template")) {
         const request = parseBody(templateRequestSchema, body);
         const ids = creationIds(request.seed, registry.ids);
-        return { document: documentFromTemplate(registry, request, ids), template: request.template };
+        const document = documentFromTemplate(registry, request, ids);
+        const parsed = await runInSlices(parseDocumentInSteps(document), { sliceMs: registry.sliceMs });
+        if (!parsed.ok) throw new ZodError([parsed.issue]);
+        return { document: parsed.value, template: request.template };
       }
       const ids = creationIds(postedSeed(body as Record<string, unknown>), registry.ids);
-      return { document: parseBody(postedDocumentSchema(ids), body), template: null };
+      const document = filledPostedDocument(body, ids);
+      const parsed = await runInSlices(parseDocumentInSteps(document), { sliceMs: registry.sliceMs });
+      if (!parsed.ok) throw bodyRefusal([parsed.issue], body);
+      return { document: parsed.value, template: null };
     },
     status: 201,
     output: createdProjectAnswer,
     errors: { 404: ["not_found"], 409: ["conflict", "limit_exceeded"] },
-    handle: ({ deps: { registry }, body: { document, template } }) => {
-      const project = registry.create(document);
+    handle: async ({ deps: { registry }, body: { document, template } }) => {
+      const project = await registry.createInSlices(document);
       const keys = project.apiKeys.list().map(keyView);
       return {
         object: "project",
@@ -99,7 +108,7 @@ export const projectRoutes: readonly ControlRoute[] = [
       "409 when one of its fixture keys now belongs to another project (deleted here, created there).",
     output: projectAnswer,
     errors: { 409: ["conflict"] },
-    handle: ({ deps, project }) => projectView(deps.registry.reset(project.id)),
+    handle: async ({ deps, project }) => projectView(await deps.registry.resetInSlices(project.id)),
   }),
   row({
     method: "POST",
@@ -109,8 +118,8 @@ export const projectRoutes: readonly ControlRoute[] = [
     description: "All or nothing: 409 when two projects' fixtures claim one app id or access token.",
     output: projectList,
     errors: { 409: ["conflict"] },
-    handle: ({ deps: { registry } }) => {
-      registry.resetAll();
+    handle: async ({ deps: { registry } }) => {
+      await registry.resetAllInSlices();
       return listOf("projects", registry.list().map(projectView));
     },
   }),

@@ -66,9 +66,10 @@ export interface ControlRoute<Query = unknown, Body = unknown> {
   /**
    * Parses the body at the edge in place of `body`, where the schema alone cannot: a body told apart by looking
    * at it (a template request or a project document), or a document whose problems are named as the fixture
-   * loader names them (`$.vouchers[2].code`). Runs before the project is looked up, as the schema would.
+   * loader names them (`$.vouchers[2].code`). Runs before the project is looked up, as the schema would; a
+   * promise for a document validated a slice at a time.
    */
-  parse?: (body: unknown, deps: ControlDeps) => Body;
+  parse?: (body: unknown, deps: ControlDeps) => Body | Promise<Body>;
   /** The success status; 204 answers no body. */
   status?: 200 | 201 | 202 | 204;
   /** The success answer's schema (a string for a stream of events). */
@@ -79,7 +80,10 @@ export interface ControlRoute<Query = unknown, Body = unknown> {
   stream?: "application/json" | "text/event-stream";
   /** Errors beyond those every route can give (401; 404 with a path parameter; 400, 413, 415 with a body). */
   errors?: ControlErrors;
-  /** Takes the parsed input, calls the domain, returns the answer (ignored for streams and 204). */
+  /**
+   * Takes the parsed input, calls the domain, returns the answer (ignored for streams and 204), or a promise of it
+   * (a project built a slice at a time).
+   */
   handle(call: ControlCall<Query, Body>): unknown;
 }
 
@@ -97,7 +101,7 @@ export function row<
     path: P;
     query?: Q;
     body?: B;
-    parse?: (body: unknown, deps: ControlDeps) => Parsed;
+    parse?: (body: unknown, deps: ControlDeps) => Parsed | Promise<Parsed>;
     handle(call: ControlCall<Q extends z.ZodType ? z.output<Q> : unknown, Parsed, ProjectOf<P>>): unknown;
   },
 ): ControlRoute {

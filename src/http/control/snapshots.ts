@@ -101,8 +101,8 @@ export const snapshotRoutes: readonly ControlRoute[] = [
       "every value the snapshot holds. 409 when one of its keys now belongs to another project.",
     output: projectAnswer,
     errors: { 409: ["conflict"] },
-    handle: ({ deps, params, project }) =>
-      projectView(deps.registry.restoreSnapshot(project.id, String(params.name))),
+    handle: async ({ deps, params, project }) =>
+      projectView(await deps.registry.restoreSnapshotInSlices(project.id, String(params.name))),
   }),
   row({
     method: "DELETE",

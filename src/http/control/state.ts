@@ -1,5 +1,5 @@
 import { projectDocumentSchema } from "../../domain/projects/project-document.js";
-import { parseProjectDocument, replaceProjectDocument } from "../../domain/projects/state-import.js";
+import { parseProjectDocumentInSlices, replaceProjectDocument } from "../../domain/projects/state-import.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { sendProjectState } from "./state-stream.js";
 
@@ -32,12 +32,12 @@ export const stateRoutes: readonly ControlRoute[] = [
     summary: "Replace the project's whole state (validated like fixtures; a bad document changes nothing)",
     body: projectDocumentSchema,
     bodyReader: "stream",
-    // Validated as fixtures are, its problems named by JSON path, before anything changes.
-    parse: parseProjectDocument,
+    // Validated as fixtures are, its problems named by JSON path, before anything changes; a slice at a time.
+    parse: (body, { registry }) => parseProjectDocumentInSlices(body, registry.sliceMs),
     stream: "application/json",
     output: projectDocumentSchema,
     errors: { 409: ["conflict"] },
-    handle: ({ deps, body, project, res }) =>
-      sendProjectState(res, replaceProjectDocument(deps.registry, project, body)),
+    handle: async ({ deps, body, project, res }) =>
+      sendProjectState(res, await replaceProjectDocument(deps.registry, project, body)),
   }),
 ];

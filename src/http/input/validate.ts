@@ -21,8 +21,14 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ ...issue, path: ["body", ...issue.path] }));
-  throw new InputError(new ZodError(issues), { body });
+  throw bodyRefusal(result.error.issues, body);
+}
+
+/** The refusal of a body whose parse found `issues` (paths from the body's root), as the one parser words it. */
+export function bodyRefusal(issues: readonly z.core.$ZodIssue[], body: unknown): InputError {
+  return new InputError(new ZodError(issues.map((issue) => ({ ...issue, path: ["body", ...issue.path] }))), {
+    body,
+  });
 }
 
 /** The operations' parse: the parsed value is what the handler gets (context.ts). */
