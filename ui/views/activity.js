@@ -13,7 +13,8 @@ import { freshness } from "./fresh.js";
  * Live activity: every operation as a sentence naming people and things ("Alice Nowak earned 100 points for user
  * subscribed"), newest first, failures said plainly (GET .../activity, which leaves the app's token requests out).
  * A customer reaching a tier is a line of its own, above the event that took her there; the webhooks a request
- * caused are one line under it, opened for each. Rows that just came in are marked for a moment.
+ * caused are one line under it, opened for each (told again as they are delivered). Rows that just came in are
+ * marked for a moment.
  * @param {HTMLElement} section
  * @param {import("../app.js").Context} context
  * @param {() => boolean} visible
@@ -28,7 +29,7 @@ export function activityPanel(section, context, visible) {
   const opened = new Set();
   let shownFor = "";
   return {
-    topics: ["requests", "project"],
+    topics: ["requests", "project", "webhooks"],
     async refresh() {
       if (!visible() || !context.projectId) return;
       try {
