@@ -1,15 +1,24 @@
 // Loaded into the benchmarked server (`node --import`): how long its event loop was held, read from outside.
-// Each SIGUSR2 writes the longest delay since the last one (and the 99th percentile) to LOOP_DELAY_OUT, then
-// starts over. A timer every 10 ms that fires late by X ms means the loop was held for about X ms: the server's own
-// work, or a wait for a core on a busy machine (the bench prints the load average beside it).
+// Each SIGUSR2 writes the longest delay since the last one (and the 99th percentile), and the longest garbage
+// collection pause meanwhile, to LOOP_DELAY_OUT, then starts over. A timer every 10 ms that fires late by X ms
+// means the loop was held for about X ms: the server's own work, a collection, or a wait for a core on a busy
+// machine (the bench prints the load average beside it).
 import { writeFileSync } from "node:fs";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
 const histogram = monitorEventLoopDelay({ resolution: 10 });
 histogram.enable();
+let gcMaxMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
+}).observe({ entryTypes: ["gc"] });
 process.on("SIGUSR2", () => {
   const out = process.env.LOOP_DELAY_OUT;
   if (out)
-    writeFileSync(out, JSON.stringify({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 }));
+    writeFileSync(
+      out,
+      JSON.stringify({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, gcMaxMs }),
+    );
   histogram.reset();
+  gcMaxMs = 0;
 });

@@ -79,10 +79,21 @@ export interface Blocking {
   name: string;
   /** The slowest GET location answered while the calls ran, how many were answered, and how many failed. */
   getMaxMs: number;
+  /** The 99th percentile of those GETs' times. */
+  getP99Ms: number;
   gets: number;
   failed: number;
   /** The server's longest event-loop delay meanwhile (bench/loop-delay.mjs, a 10 ms timer). */
   loopMaxMs: number | undefined;
+  /** The server's longest garbage collection pause meanwhile (the same file). */
+  gcMaxMs: number | undefined;
+  /** Each call's wall time and status, in order. */
+  calls: { ms: number; status: number }[];
+}
+
+function p99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 }
 
 /**
@@ -115,19 +126,35 @@ export async function blocking(
     }
   })();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  for (let i = 0; i < calls; i++) await call(target, method, path(i));
+  const made: { ms: number; status: number }[] = [];
+  for (let i = 0; i < calls; i++) {
+    const answer = await call(target, method, path(i));
+    made.push({ ms: answer.ms, status: answer.status });
+  }
   running = false;
   await loop;
-  const loopMaxMs = await loopDelay(target, loopFile);
-  return { name, getMaxMs: gets.reduce((a, b) => Math.max(a, b), 0), gets: gets.length, failed, loopMaxMs };
+  const delay = await loopDelay(target, loopFile);
+  return {
+    name,
+    getMaxMs: gets.reduce((a, b) => Math.max(a, b), 0),
+    getP99Ms: p99(gets),
+    gets: gets.length,
+    failed,
+    loopMaxMs: delay?.maxMs,
+    gcMaxMs: delay?.gcMaxMs,
+    calls: made,
+  };
 }
 
-/** The server's longest event-loop delay since it was last asked (SIGUSR2 to bench/loop-delay.mjs). */
-async function loopDelay(target: RunningTarget, file: string): Promise<number | undefined> {
+/** The server's longest event-loop delay and collection pause since it was last asked (bench/loop-delay.mjs). */
+async function loopDelay(
+  target: RunningTarget,
+  file: string,
+): Promise<{ maxMs: number; gcMaxMs?: number } | undefined> {
   process.kill(target.pid, "SIGUSR2");
   await new Promise((resolve) => setTimeout(resolve, 100));
   try {
-    return (JSON.parse(readFileSync(file, "utf8")) as { maxMs: number }).maxMs;
+    return JSON.parse(readFileSync(file, "utf8")) as { maxMs: number; gcMaxMs?: number };
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { STEP_ITEMS, type Steps } from "../../platform/steps.js";
 import type { AnyCollection } from "../collection.js";
 import { COLLECTIONS } from "./collections.js";
-import { type ProjectDocument, projectHeaderSchema } from "./project-document.js";
+import { type ProjectDocument, projectDocumentSchema, projectHeaderSchema } from "./project-document.js";
 import { checkReferencesInSteps } from "./references.js";
 
 /** The first problem the whole schema's parse reports (with its path in the document), or the document parsed. */
@@ -11,13 +11,16 @@ export type StepsParse = { ok: true; value: ProjectDocument } | { ok: false; iss
 const LISTED: readonly AnyCollection[] = COLLECTIONS;
 
 /**
- * The document's frame, as projectDocumentSchema checks it: the root strict, `project` whole, and each collection
- * only for being an array (empty when left out); its records are parsed one by one after it.
+ * The document's frame, as projectDocumentSchema checks it: the root strict and `project` whole. Its collections
+ * are looked at one by one after it (an array of a million elements, even of z.unknown(), is parsed in one call).
  */
 const frameSchema = z.strictObject({
   project: projectHeaderSchema,
-  ...Object.fromEntries(LISTED.map((collection) => [collection.name, z.array(z.unknown()).default([])])),
+  ...Object.fromEntries(LISTED.map((collection) => [collection.name, z.unknown()])),
 });
+
+/** Each collection's own schema in the document (`z.array(...).default([])`): what a value that is no array is told. */
+const collectionSchemas = projectDocumentSchema.shape as unknown as Record<string, z.ZodType>;
 
 /**
  * projectDocumentSchema's parse, a step at a time (a few hundred records between yields), for a document the
@@ -37,9 +40,14 @@ export function* parseDocumentInSteps(input: unknown): Steps<StepsParse> {
   const root = input as Record<string, unknown>;
   const document: Record<string, unknown> = { project: projectHeaderSchema.parse(root.project) };
   for (const collection of LISTED) {
-    const notArray = first((issue) => issue.path[0] === collection.name);
-    if (notArray) return { ok: false, issue: notArray };
-    const records = (root[collection.name] ?? []) as readonly unknown[];
+    const given = root[collection.name];
+    if (given !== undefined && !Array.isArray(given)) {
+      // Refused before any element is looked at: the issue the document's schema gives it, at its path.
+      const refused = (collectionSchemas[collection.name] as z.ZodType).safeParse(given);
+      const issue = refused.error?.issues[0] as z.core.$ZodIssue;
+      return { ok: false, issue: { ...issue, path: [collection.name, ...issue.path] } };
+    }
+    const records = (given ?? []) as readonly unknown[];
     const parsed: unknown[] = [];
     for (let start = 0; start < records.length; start += STEP_ITEMS) {
       const problem = parseRange(

@@ -41,7 +41,11 @@ function handlersOf(row: ControlRoute, deps: ControlDeps): RequestHandler[] {
     row.body === undefined
       ? []
       : row.bodyReader === "stream"
-        ? streamedJsonBody(deps.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT, EXACT_COLLECTIONS)
+        ? streamedJsonBody(
+            deps.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT,
+            EXACT_COLLECTIONS,
+            deps.registry.sliceMs,
+          )
         : jsonBody(deps.bodyLimit, EXACT_BODY);
   const schema = inputSchema(row);
   const parse = row.parse;

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import { invalidPayload } from "../../domain/errors.js";
+import { runInSlices } from "../../platform/steps.js";
 import { propertyPath } from "../../platform/validation-messages.js";
 
 /**
@@ -45,45 +46,75 @@ interface LimitProblem {
 const problem = (details: string, tooDeep = false): LimitProblem => ({ details, tooDeep });
 
 /**
- * The first way a parsed body breaks the limits; undefined when it keeps to them. Too deep a nesting is reported
- * whatever else is wrong, since the body must then not be walked by anything else at all.
+ * The walk of a body against the limits, iterative, a number of nodes at a time: the first way the body breaks
+ * them, or undefined when it keeps to them. Too deep a nesting is reported whatever else is wrong, since the body
+ * must then not be walked by anything else at all.
  */
-function inputLimitProblem(body: unknown, limits: InputLimits): LimitProblem | undefined {
-  let first: LimitProblem | undefined;
-  const stack: Node[] = [{ value: body, depth: 1, parent: undefined, key: undefined }];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    const { value } = node;
-    if (typeof value === "string") {
-      if (value.length > limits.stringChars)
-        first ??= problem(`${subject(node)} should NOT be longer than ${limits.stringChars} characters`);
-      continue;
-    }
-    if (value === null || typeof value !== "object") continue;
-    if (node.depth > limits.jsonDepth)
-      return problem(`Request body should NOT be nested deeper than ${limits.jsonDepth} levels`, true);
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--)
-        stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: i });
-      continue;
-    }
-    const keys = Object.keys(value);
-    if (node.key === "metadata" && keys.length > limits.metadataKeys)
-      first ??= problem(`${subject(node)} should NOT have more than ${limits.metadataKeys} properties`);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i] as string;
-      if (key.length > limits.stringChars)
-        first ??= problem(
-          `${subject(node)} should NOT have a property name longer than ${limits.stringChars} characters`,
-        );
-      stack.push({
-        value: (value as Record<string, unknown>)[key],
-        depth: node.depth + 1,
-        parent: node,
-        key,
-      });
-    }
+class LimitWalk {
+  readonly #limits: InputLimits;
+  readonly #stack: Node[];
+  #first: LimitProblem | undefined;
+  #over = false;
+
+  constructor(body: unknown, limits: InputLimits) {
+    this.#limits = limits;
+    this.#stack = [{ value: body, depth: 1, parent: undefined, key: undefined }];
   }
-  return first;
+
+  get problem(): LimitProblem | undefined {
+    return this.#first;
+  }
+
+  /** Walks up to `nodes` more nodes; true once the walk is over, and `problem` says how it ended. */
+  step(nodes: number): boolean {
+    const limits = this.#limits;
+    const stack = this.#stack;
+    for (let left = nodes; left > 0; left--) {
+      const node = stack.pop();
+      if (node === undefined || this.#over) return true;
+      const { value } = node;
+      if (typeof value === "string") {
+        if (value.length > limits.stringChars)
+          this.#first ??= problem(
+            `${subject(node)} should NOT be longer than ${limits.stringChars} characters`,
+          );
+        continue;
+      }
+      if (value === null || typeof value !== "object") continue;
+      if (node.depth > limits.jsonDepth) {
+        this.#first = problem(
+          `Request body should NOT be nested deeper than ${limits.jsonDepth} levels`,
+          true,
+        );
+        this.#over = true;
+        return true;
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: i });
+        continue;
+      }
+      const keys = Object.keys(value);
+      if (node.key === "metadata" && keys.length > limits.metadataKeys)
+        this.#first ??= problem(
+          `${subject(node)} should NOT have more than ${limits.metadataKeys} properties`,
+        );
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        if (key.length > limits.stringChars)
+          this.#first ??= problem(
+            `${subject(node)} should NOT have a property name longer than ${limits.stringChars} characters`,
+          );
+        stack.push({
+          value: (value as Record<string, unknown>)[key],
+          depth: node.depth + 1,
+          parent: node,
+          key,
+        });
+      }
+    }
+    return stack.length === 0;
+  }
 }
 
 /**
@@ -103,7 +134,31 @@ function inputLimitsOf(req: Request): InputLimits {
  */
 export function enforceInputLimits(req: Request): void {
   if (req.body === undefined) return;
-  const found = inputLimitProblem(req.body, inputLimitsOf(req));
+  const walk = new LimitWalk(req.body, inputLimitsOf(req));
+  walk.step(Number.POSITIVE_INFINITY);
+  refuseFound(req, walk.problem);
+}
+
+/** Nodes walked between two turns of the event loop: a few milliseconds. */
+const WALK_STEP = 16_384;
+
+/**
+ * The same a slice at a time (runInSlices): a state document of a million cards is tens of millions of nodes, a
+ * second of walking that no request should wait behind.
+ */
+export async function enforceInputLimitsInSlices(req: Request, sliceMs?: number): Promise<void> {
+  if (req.body === undefined) return;
+  const walk = new LimitWalk(req.body, inputLimitsOf(req));
+  await runInSlices(
+    (function* () {
+      while (!walk.step(WALK_STEP)) yield;
+    })(),
+    { sliceMs },
+  );
+  refuseFound(req, walk.problem);
+}
+
+function refuseFound(req: Request, found: LimitProblem | undefined): void {
   if (found === undefined) return;
   if (found.tooDeep) req.body = undefined;
   throw invalidPayload(found.details);

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from "express";
 import { exactUnderKeys, parseExact } from "../../platform/exact-json.js";
 import { JsonPieces, type PieceParser } from "../../platform/json-pieces.js";
 import { hasBody, jsonBody } from "./body.js";
-import { enforceInputLimits } from "./limits.js";
+import { enforceInputLimitsInSlices } from "./limits.js";
 
 /**
  * A JSON body read as it arrives, for the state import: an export of a big project is tens of megabytes, and
@@ -89,7 +89,11 @@ async function read(req: Request, limit: number, parse: PieceParser | undefined)
  * `exactUnder`: the root's keys under which integers past 2^53 are kept exactly (each of their records read with
  * parseExact); everything else is read as JSON.parse reads it.
  */
-export function streamedJsonBody(limit: number, exactUnder?: ReadonlySet<string>): RequestHandler[] {
+export function streamedJsonBody(
+  limit: number,
+  exactUnder?: ReadonlySet<string>,
+  sliceMs?: number,
+): RequestHandler[] {
   const [whole] = jsonBody(limit, exactUnder && { keep: (body) => exactUnderKeys(body, exactUnder) }) as [
     RequestHandler,
   ];
@@ -104,12 +108,8 @@ export function streamedJsonBody(limit: number, exactUnder?: ReadonlySet<string>
         (body) => {
           if (body === WHOLE) return whole(req, res, next);
           req.body = body;
-          try {
-            enforceInputLimits(req);
-          } catch (error) {
-            return next(error);
-          }
-          next();
+          // A document of a million cards is walked a slice at a time, as it is then validated and built.
+          enforceInputLimitsInSlices(req, sliceMs).then(() => next(), next);
         },
         (error: Error & { type?: string }) => {
           // A parse error or a body cut short: body-parser's types, so the error handler answers the same.
