@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ProjectSettings } from "./projects/settings.js";
 import type { KeySet } from "./record-store.js";
 
 /**
@@ -31,8 +32,15 @@ export interface Collection<N extends string = string, S extends z.ZodType = z.Z
    * included, are kept exactly wherever they are read (bodies, fixtures, state files, imports).
    */
   readonly exactIntegers?: boolean;
-  /** Rules within a record that are not references (a tier's range against its structure's other tiers). */
-  readonly check?: (records: readonly z.output<S>[], problem: (path: Path, message: string) => void) => void;
+  /**
+   * Rules within a record that are not references (a tier's range against its structure's other tiers), some of
+   * them set by the project's settings (its `tier_limit`).
+   */
+  readonly check?: (
+    records: readonly z.output<S>[],
+    problem: (path: Path, message: string) => void,
+    settings: ProjectSettings,
+  ) => void;
   /**
    * Builds the project's store from the document's records (frozen: the store shares them and only ever replaces
    * them). `built` has the collections listed before it: a card's store reads its campaign from theirs.

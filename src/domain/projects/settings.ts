@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type RateLimit, rateLimitSchema } from "../../emulation/rate-limiter.js";
 import type { Caps } from "../caps.js";
+import { TIER_LIMIT_MAX } from "../tiers/tier-structure.js";
 import type { WebhookSettings } from "../webhooks/settings.js";
 
 /**
@@ -32,6 +33,8 @@ export const projectSettingsSchema = z.strictObject({
   token_grace_seconds: z.number().int().min(0).max(86_400).optional(),
   rate_limit: rateLimitSchema.optional(),
   journal_size: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
+  /** Tiers a tier structure may hold (409 tier_limit_exceeded past it): 10 unless set, as the spec says. */
+  tier_limit: z.number().int().min(1).max(TIER_LIMIT_MAX).optional(),
 });
 
 export type ProjectSettings = z.output<typeof projectSettingsSchema>;

@@ -6,7 +6,7 @@ import { deleteIncentive } from "../../domain/incentives/delete-incentive.js";
 import { assignCard, assignCardBodySchema } from "../../domain/members/assign-card.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { hexId } from "../../domain/shared/schema-parts.js";
-import { createTier, createTierBodySchema } from "../../domain/tiers/create-tier.js";
+import { createTier, tierAnswer, tierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
 import type { HttpMethod } from "../route.js";
@@ -157,8 +157,11 @@ const TABLE = {
     body: "json",
     exactIntegers: true,
     // The structure id is not checked for shape: any unknown id is the structure's 404 (the order of docs/reference/operations.md, "Creating a tier: the rules").
-    input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
-    run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
+    // The body is the beta's form or the generally available one, and the answer is in the body's form
+    // (docs/fidelity.md, "Loyalty v2 as generally available").
+    input: z.object({ params: z.object({ id: z.string() }), body: tierBodySchema }),
+    run: ({ auth: { project }, input }) =>
+      tierAnswer(createTier(project, input.params.id, input.body), input.body.form),
     example: (ids) => ({
       params: { id: ids.tierStructure },
       body: {
