@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { control } from "../helpers/control.js";
 import { expectError, send } from "../helpers/http.js";
 import { demoToken, expectRefusedUnchanged, v2Headers } from "../helpers/v2.js";
@@ -18,10 +18,11 @@ const PATH = (structure: string) => `/v2/loyalties/tier-structures/${structure}/
 let world: World;
 let headers: Record<string, string>;
 
-beforeEach(async () => {
+/** A fresh world for each test that may change it; the refusals share one, as each must leave it unchanged. */
+async function freshWorld() {
   world = buildWorld();
   headers = await v2Headers(world);
-});
+}
 
 const post = (structure: string, body: unknown, h: Record<string, string> = headers) =>
   send(world.app, { method: "POST", path: PATH(structure), headers: h, body });
@@ -36,6 +37,8 @@ const gaSegmentTier = (points: Record<string, unknown>, segment: unknown) => ({
 });
 
 describe("POST .../tiers - the generally available form", () => {
+  beforeEach(freshWorld);
+
   it("a POINTS tier is created and answered with its range under qualification_rules.points", async () => {
     const res = await post(DEMO, {
       ...gaTier({ min_value: 5000, max_value: 9999 }),
@@ -117,6 +120,8 @@ describe("POST .../tiers - the generally available form", () => {
 });
 
 describe("POST .../tiers - one store for both forms: the overlap rule and the tier limit", () => {
+  beforeEach(freshWorld);
+
   it("a GA range overlapping a beta tier is 403 tier_range_overlap naming it, and the other way round", async () => {
     await expectRefusedUnchanged(world, () => post(DEMO, gaTier({ min_value: 4000, max_value: 6000 })), 403, {
       key: "tier_range_overlap",
@@ -167,6 +172,8 @@ describe("POST .../tiers - one store for both forms: the overlap rule and the ti
 });
 
 describe("the project's tier_limit", () => {
+  beforeEach(freshWorld);
+
   const patch = (body: unknown) =>
     control(world.app, { method: "PATCH", path: "/__mock/projects/demo/settings", body });
 
@@ -217,6 +224,8 @@ describe("the project's tier_limit", () => {
 });
 
 describe("POST .../tiers - a GA-form body that breaks TierCreateRequest is 400 invalid_payload, and changes nothing", () => {
+  beforeAll(freshWorld);
+
   const rules = (r: Record<string, unknown>) => ({ name: "Gold", qualification_rules: r });
   const CASES: [string, unknown, string][] = [
     [
@@ -331,6 +340,8 @@ describe("POST .../tiers - a GA-form body that breaks TierCreateRequest is 400 i
 });
 
 describe("POST .../tiers in the GA form - credentials", () => {
+  beforeEach(freshWorld);
+
   const body = gaTier({ min_value: 5000, max_value: 5999 });
 
   it("strict (the default): the key pair alone or the token alone is 401", async () => {
