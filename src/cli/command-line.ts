@@ -2,8 +2,11 @@ import { readFileSync } from "node:fs";
 import { SETTINGS } from "../config/settings.js";
 import { problemOf, type Row, rowsOf, variableOf } from "../config/settings-table.js";
 import { OPERATION_COUNT } from "../http/operations/table.js";
+import { CHECK, type CheckCommand, parseCheck } from "./check/command.js";
 import { type Command, type Flag, HELP, helpOf as helpText, nearestName, parseCommand } from "./flags.js";
+import { MCP, type McpCommand, parseMcp } from "./mcp/command.js";
 import { PLAY, type PlayCommand, parsePlay } from "./play.js";
+import { parseTrigger, TRIGGER, type TriggerCommand } from "./trigger/command.js";
 import { UsageError } from "./usage-error.js";
 import { parseVerify, VERIFY, type VerifyCommand } from "./verify/command.js";
 import { parseWait, WAIT, type WaitCommand } from "./wait.js";
@@ -25,6 +28,9 @@ export type CommandLine =
   | ListenCommand
   | VerifyCommand
   | PlayCommand
+  | TriggerCommand
+  | CheckCommand
+  | McpCommand
   /** `env`: the settings the flags give, by base name (PORT), to lay over the environment. */
   | { command: "serve"; env: Record<string, string>; settingsFile?: string };
 
@@ -45,7 +51,7 @@ const SERVE_FLAGS: Flag[] = [
   { name: "version", help: "print the version and exit" },
 ];
 
-const SUBCOMMANDS = [WAIT, LISTEN, VERIFY, PLAY];
+const SUBCOMMANDS = [WAIT, LISTEN, VERIFY, PLAY, TRIGGER, CHECK, MCP];
 
 const SERVE: Command = {
   name: "",
@@ -67,6 +73,9 @@ const SERVE: Command = {
     `  ${"verify".padEnd(18)} compare loyalty-mock with your sandbox project (its key pair from`,
     `  ${"".padEnd(18)} LOYALTY_MOCK_VERIFY_APP_ID and LOYALTY_MOCK_VERIFY_APP_TOKEN), or with a recording of it`,
     `  ${"play".padEnd(18)} play a customer's story (a scenario) through the operations of a running server`,
+    `  ${"trigger".padEnd(18)} cause one webhook notification on demand and wait for its delivery (--list: every type)`,
+    `  ${"check".padEnd(18)} check fixtures folders, scenarios and settings files offline, with an exit status`,
+    `  ${"mcp".padEnd(18)} a Model Context Protocol server on stdio, for coding agents to drive the stand-in`,
   ],
   examples: [
     "loyalty-mock                                   # the demo dataset on http://127.0.0.1:3000",
@@ -97,6 +106,9 @@ const COMMANDS: Record<string, (args: readonly string[]) => CommandLine> = {
   webhooks: parseListen,
   verify: parseVerify,
   play: parsePlay,
+  trigger: parseTrigger,
+  check: parseCheck,
+  mcp: parseMcp,
 };
 
 /**

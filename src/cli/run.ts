@@ -1,6 +1,9 @@
+import { runCheck } from "./check/command.js";
 import { type CommandLine, parseCommandLine, UsageError, version } from "./command-line.js";
+import { runMcp } from "./mcp/run.js";
 import { runPlay } from "./play.js";
 import { serve } from "./serve.js";
+import { runTrigger } from "./trigger/run.js";
 import { runVerify } from "./verify/run.js";
 import { runWait } from "./wait.js";
 import { runListen } from "./webhooks-listen.js";
@@ -17,6 +20,9 @@ function commandLine(args: readonly string[]): CommandLine {
     process.exit(2);
   }
 }
+
+const toStdout = (text: string) => process.stdout.write(text);
+const toStderr = (text: string) => process.stderr.write(text);
 
 /** The `loyalty-mock` command: the server (the default), or one of its subcommands, or its help or version. */
 export function runCommand(args: readonly string[]): void {
@@ -47,5 +53,15 @@ export function runCommand(args: readonly string[]): void {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     }).then((status) => process.exit(status));
+  else if (line.command === "trigger")
+    runTrigger(line, { env: process.env, stdout: toStdout, stderr: toStderr }).then((status) =>
+      process.exit(status),
+    );
+  else if (line.command === "check") process.exit(runCheck(line, { stdout: toStdout, stderr: toStderr }));
+  else if (line.command === "mcp")
+    runMcp(line, { env: process.env, stderr: toStderr, version: version() }).catch((error: unknown) => {
+      process.stderr.write(`loyalty-mock: mcp: ${(error as Error).message}\n`);
+      process.exit(1);
+    });
   else void serve(line);
 }

@@ -26,6 +26,43 @@ function unquoted(raw: string): string | undefined {
   return raw.replace(/\s+#.*$/, "").trim();
 }
 
+/** One line that does not parse, by its number (from 1), in the words the refusal uses. */
+export interface SettingsLineProblem {
+  line: number;
+  problem: string;
+}
+
+/**
+ * A settings file's text read line by line: the values by name, the line each came from (the last, when a name
+ * is given twice), and every line that does not parse. readSettingsFile refuses the file at the first such line;
+ * `loyalty-mock check` names them all.
+ */
+export function readSettingsText(text: string): {
+  values: Record<string, string>;
+  lines: Record<string, number>;
+  problems: SettingsLineProblem[];
+} {
+  const values: Record<string, string> = {};
+  const lines: Record<string, number> = {};
+  const problems: SettingsLineProblem[] = [];
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    const match = LINE.exec(trimmed);
+    const value = match ? unquoted(match[2] as string) : undefined;
+    if (match === null || value === undefined) {
+      problems.push({
+        line: index + 1,
+        problem: `line ${index + 1} does not parse: ${JSON.stringify(line)}; expected NAME=value, a # comment or a blank line`,
+      });
+      continue;
+    }
+    values[match[1] as string] = value;
+    lines[match[1] as string] = index + 1;
+  }
+  return { values, lines, problems };
+}
+
 export function readSettingsFile(file: string): Record<string, string> {
   const problem = (what: string) =>
     new ConfigError([`Invalid value for --settings-file: ${JSON.stringify(file)}; ${what}`]);
@@ -35,17 +72,8 @@ export function readSettingsFile(file: string): Record<string, string> {
   } catch (error) {
     throw problem(`cannot be read (${(error as NodeJS.ErrnoException).code}); expected a readable file`);
   }
-  const values: Record<string, string> = {};
-  for (const [index, line] of text.split(/\r?\n/).entries()) {
-    const trimmed = line.trim();
-    if (trimmed === "" || trimmed.startsWith("#")) continue;
-    const match = LINE.exec(trimmed);
-    const value = match ? unquoted(match[2] as string) : undefined;
-    if (match === null || value === undefined)
-      throw problem(
-        `line ${index + 1} does not parse: ${JSON.stringify(line)}; expected NAME=value, a # comment or a blank line`,
-      );
-    values[match[1] as string] = value;
-  }
-  return values;
+  const read = readSettingsText(text);
+  const [first] = read.problems;
+  if (first !== undefined) throw problem(first.problem);
+  return read.values;
 }

@@ -147,7 +147,8 @@ function folderSource(
  * collection), each top-level .json file one whole project document. Every document is validated with `schema`;
  * the first problem stops the load with its file and JSON path. A folder must hold the file of each `required`
  * collection; the others default to empty. Integers past 2^53 are kept exactly in the collections `exactUnder`
- * names (platform/exact-json.ts), and read as JSON.parse reads them elsewhere.
+ * names (platform/exact-json.ts), and read as JSON.parse reads them elsewhere. With `onProblem` (`loyalty-mock
+ * check`), a project's first problem is handed to it and the load goes on with the next project.
  */
 export function loadFixtures<S extends z.ZodType>(
   dir: string,
@@ -155,6 +156,7 @@ export function loadFixtures<S extends z.ZodType>(
   collections: readonly string[],
   required: readonly string[] = [],
   exactUnder: ReadonlySet<string> = new Set(),
+  onProblem?: (problem: FixtureError) => void,
 ): z.output<S>[] {
   let entries: string[];
   try {
@@ -167,20 +169,32 @@ export function loadFixtures<S extends z.ZodType>(
     );
   }
   const documents: z.output<S>[] = [];
+  let problems = 0;
   for (const entry of entries) {
     const full = join(dir, entry);
     const shownAs = relative(process.cwd(), full) || full;
-    let source: Source;
-    if (statSync(full).isDirectory()) source = folderSource(full, shownAs, collections, required, exactUnder);
-    else if (entry.endsWith(".json"))
-      source = {
-        document: readJson(full, shownAs, exactUnder),
-        locate: (path) => ({ file: shownAs, path }),
-      };
-    else continue;
-    documents.push(shareRepeatedValues(parseSource(schema, source), collections));
+    const load = (): z.output<S> | undefined => {
+      let source: Source;
+      if (statSync(full).isDirectory())
+        source = folderSource(full, shownAs, collections, required, exactUnder);
+      else if (entry.endsWith(".json"))
+        source = {
+          document: readJson(full, shownAs, exactUnder),
+          locate: (path) => ({ file: shownAs, path }),
+        };
+      else return undefined;
+      return shareRepeatedValues(parseSource(schema, source), collections);
+    };
+    try {
+      const document = load();
+      if (document !== undefined) documents.push(document);
+    } catch (error) {
+      if (onProblem === undefined || !(error instanceof FixtureError)) throw error;
+      onProblem(error);
+      problems++;
+    }
   }
-  if (documents.length === 0)
+  if (documents.length === 0 && problems === 0)
     throw new FixtureError(dir, "$", "no project found (expected sub-folders or .json files)");
   return documents;
 }

@@ -155,7 +155,7 @@ export interface Ran {
 
 /** A command that starts the server (not one of its subcommands): run as in a terminal of its own. */
 const SERVES =
-  /^(?:[A-Z_]+=\S*\s+)*(?:npx loyalty-mock|loyalty-mock|node_modules\/\.bin\/loyalty-mock)(?!\s+(?:wait|verify|webhooks|play)\b)(?:\s|$)/;
+  /^(?:[A-Z_]+=\S*\s+)*(?:npx loyalty-mock|loyalty-mock|node_modules\/\.bin\/loyalty-mock)(?!\s+(?:wait|verify|webhooks|play|trigger|check|mcp)\b)(?:\s|$)/;
 /** A command that starts something of ours in the background that says when it listens. */
 const LISTENS =
   /^(?:[A-Z_]+=\S*\s+)*(?:npx loyalty-mock|loyalty-mock|node_modules\/\.bin\/loyalty-mock)(?:\s|$)/;

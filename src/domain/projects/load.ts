@@ -1,4 +1,4 @@
-import { loadFixtures } from "../../platform/fixtures.js";
+import { type FixtureError, loadFixtures } from "../../platform/fixtures.js";
 import {
   COLLECTION_NAMES,
   EXACT_COLLECTIONS,
@@ -13,4 +13,24 @@ import {
  */
 export function loadProjectDocuments(dir: string): ProjectDocument[] {
   return loadFixtures(dir, projectDocumentSchema, COLLECTION_NAMES, ["api_keys"], EXACT_COLLECTIONS);
+}
+
+/**
+ * The same load, going on past a broken project (`loyalty-mock check`): every project that loads, and the first
+ * problem of each that does not, as the start would name it.
+ */
+export function checkProjectDocuments(dir: string): {
+  documents: ProjectDocument[];
+  problems: FixtureError[];
+} {
+  const problems: FixtureError[] = [];
+  const documents = loadFixtures(
+    dir,
+    projectDocumentSchema,
+    COLLECTION_NAMES,
+    ["api_keys"],
+    EXACT_COLLECTIONS,
+    (problem) => problems.push(problem),
+  );
+  return { documents, problems };
 }
