@@ -38,17 +38,32 @@ export interface NewTier {
 /** Which form a request was written in, and so which form its answer takes. */
 export type TierForm = "beta" | "ga";
 
+/** A form's body schema as JSON Schema, for what describes the operation's input (the MCP server's tool). */
+function jsonSchemaOf(schema: z.ZodType) {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  return rest;
+}
+
 /**
  * Either form's body, told apart by isGaTierBody and validated by its own form's schema, with that schema's
- * problems as they are (400 invalid_payload naming the property, in the same words for both forms).
+ * problems as they are (400 invalid_payload naming the property, in the same words for both forms), rather than
+ * a union's "should match one of the allowed shapes". Described as either form's schema (`anyOf`), for what
+ * reads the input as JSON Schema.
  */
-export const tierBodySchema = z.unknown().transform((body, ctx): NewTier & { form: TierForm } => {
-  const form: TierForm = isGaTierBody(body) ? "ga" : "beta";
-  const parsed = (form === "ga" ? gaTierBodySchema : createTierBodySchema).safeParse(body);
-  if (parsed.success) return { ...parsed.data, form };
-  for (const problem of parsed.error.issues) ctx.addIssue(problem as Parameters<typeof ctx.addIssue>[0]);
-  return z.NEVER;
-});
+export const tierBodySchema = z
+  .unknown()
+  .transform((body, ctx): NewTier & { form: TierForm } => {
+    const form: TierForm = isGaTierBody(body) ? "ga" : "beta";
+    const parsed = (form === "ga" ? gaTierBodySchema : createTierBodySchema).safeParse(body);
+    if (parsed.success) return { ...parsed.data, form };
+    for (const problem of parsed.error.issues) ctx.addIssue(problem as Parameters<typeof ctx.addIssue>[0]);
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      "A tier in the Loyalty v2 beta's form (flat min_value, max_value) or the generally available one (points)",
+    anyOf: [jsonSchemaOf(createTierBodySchema), jsonSchemaOf(gaTierBodySchema)],
+  });
 
 /** The tiers a structure of the project may hold: its `tier_limit`, else the spec's 10. */
 function tierLimitOf(project: Project): number {
