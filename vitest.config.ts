@@ -10,10 +10,14 @@ import { contractSkips } from "./test/contract-skips.js";
 export default defineConfig({
   // Without the vendor contract its checks are skipped and counted on one line at the end (test/contract-skips.ts).
   plugins: [contractSkips()],
-  // The README's example test imports the package by its name; here that is the source.
+  // The README's example test (and the control client's) imports the package by its name; here that is the source.
   resolve: {
     alias: [
       { find: /^loyalty-mock$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      {
+        find: /^loyalty-mock\/control-client$/,
+        replacement: fileURLToPath(new URL("./src/clients/control-client.ts", import.meta.url)),
+      },
     ],
   },
   test: {

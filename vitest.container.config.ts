@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -8,6 +9,15 @@ import { defineConfig } from "vitest/config";
  * container, volume and network made carries the run's label and is removed at the end, failed tests included.
  */
 export default defineConfig({
+  // A test file as an application writes it imports the Testcontainers module by its name: the built one.
+  resolve: {
+    alias: [
+      {
+        find: /^loyalty-mock\/testcontainers$/,
+        replacement: fileURLToPath(new URL("./dist/clients/testcontainers.js", import.meta.url)),
+      },
+    ],
+  },
   test: {
     include: ["test/container/**/*.test.ts"],
     environment: "node",
@@ -19,7 +29,11 @@ export default defineConfig({
     maxWorkers: 1,
     isolate: true,
     // Testcontainers' reaper (Ryuk) is an image of its own, pulled from Docker Hub, which these machines cannot
-    // reach: off, and each test file removes what it started (test/container/docker.ts removeAll).
-    env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
+    // reach: off, and each test file removes what it started (test/container/docker.ts removeAll). The image under
+    // test is named for the files that read it as an application would (docker.ts IMAGE).
+    env: {
+      TESTCONTAINERS_RYUK_DISABLED: "true",
+      LOYALTY_MOCK_IMAGE: process.env.LOYALTY_MOCK_IMAGE ?? "loyalty-mock:test",
+    },
   },
 });

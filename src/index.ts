@@ -16,6 +16,12 @@ import type { InputLimits } from "./http/input/limits.js";
 import { createHttpServer as buildHttpServer, type ConnectionLimits } from "./http/server/http-server.js";
 import type { Clock } from "./platform/clock.js";
 
+export {
+  ControlClient,
+  type ControlClientOptions,
+  ControlError,
+  ProjectControl,
+} from "./clients/control-client.js";
 export type { GivenDefaults } from "./config/project-defaults.js";
 export type { StartOptions } from "./config/start-options.js";
 export { ApiError } from "./domain/errors.js";

@@ -335,3 +335,18 @@ describe("what issue 34 found wrong on 0.8.0", () => {
     }
   });
 });
+
+describe("the versions a user page installs (issue 48)", () => {
+  it("every tarball, git tag and image tag of this package a page names is this version's", () => {
+    const { version } = JSON.parse(read("package.json")) as { version: string };
+    const named = USER_PAGES.flatMap((page) =>
+      [
+        ...read(page).matchAll(
+          /loyalty-mock-(\d+\.\d+\.\d+)\.tgz|loyalty-mock(?:\.git)?[@#]v(\d+\.\d+\.\d+)|loyalty-mock:(\d+\.\d+\.\d+)/g,
+        ),
+      ].map((match) => ({ page, version: match[1] ?? match[2] ?? match[3] })),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((one) => one.version !== version)).toEqual([]);
+  });
+});

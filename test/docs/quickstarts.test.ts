@@ -11,9 +11,10 @@ import { ROOT } from "../helpers/process.js";
  * The quickstarts for other languages (docs/guide/python.md, java.md, go.md), checked for what they call: every
  * path they send a request to is a route of the control API or one of the six operations, the start line they
  * wait for is the one the server prints, every field they read from an answer is in that answer, and every image
- * they run is one they say how to build. The pages run as written in the slow tier (Python, from the npm package)
- * and the container tier (all three over the image, each where its toolchain is installed):
- * test/slow/python-quickstart.test.ts, test/container/quickstarts.test.ts.
+ * they run is one they say how to build. The Python page's server is the pytest plugin's (issue 48), whose sources
+ * are read with the page's code for what it waits for, runs and reads. The pages run as written in the slow tier
+ * (Python, from the npm package) and the container tier (all three over the image, each where its toolchain is
+ * installed): test/slow/pytest-plugin.test.ts, test/container/quickstarts.test.ts.
  */
 const PAGES = ["docs/guide/python.md", "docs/guide/java.md", "docs/guide/go.md"];
 const LANGUAGE: Record<string, string> = {
@@ -22,11 +23,20 @@ const LANGUAGE: Record<string, string> = {
   "docs/guide/go.md": "go",
 };
 
-const code = (page: string) =>
+const PLUGIN_SOURCES = join(ROOT, "python", "pytest-loyalty-mock", "src", "pytest_loyalty_mock");
+const pageCode = (page: string) =>
   blocksOf(page)
     .filter((block) => block.lang === LANGUAGE[page])
     .map((block) => block.text)
     .join("\n");
+/** The page's code, and for Python the plugin's that starts the server and reads its answers. */
+const code = (page: string) =>
+  page === "docs/guide/python.md"
+    ? [
+        pageCode(page),
+        ...["server.py", "control.py"].map((file) => readFileSync(join(PLUGIN_SOURCES, file), "utf8")),
+      ].join("\n")
+    : pageCode(page);
 
 /** A path written in code with its variable parts as {x}: `"/__mock/projects/" + p.ID + "/clock"`, f-strings. */
 function pathsOf(source: string): string[] {
@@ -53,7 +63,7 @@ describe("the quickstarts call what exists", () => {
       (await (await fetch(`${mock.url}${path}`, { method: "POST", body, headers })).json()) as object;
     const project = (await post("/__mock/projects", '{"template":"demo"}', {
       "Content-Type": "application/json",
-    })) as { app_id: string; app_token: string };
+    })) as { project_id: string; app_id: string; app_token: string };
     const keys = { "X-App-Id": project.app_id, "X-App-Token": project.app_token };
     const token = await post("/v1/oauth/token", "grant_type=client_credentials&scope=api", {
       ...keys,
@@ -64,14 +74,19 @@ describe("the quickstarts call what exists", () => {
       "Content-Type": "application/json",
     });
     const refused = (await (await fetch(`${mock.url}/v1/locations/loc_demo_circle`)).json()) as object;
-    for (const answer of [project, token, card, refused])
+    const journal = (await (
+      await fetch(`${mock.url}/__mock/projects/${project.project_id}/requests`)
+    ).json()) as {
+      requests: object[];
+    };
+    for (const answer of [project, token, card, refused, ...journal.requests])
       for (const key of Object.keys(answer)) answered.add(key);
   });
   afterAll(() => mock.close());
 
   for (const page of PAGES) {
     it(`${page}: every path it calls is a control route or an operation`, () => {
-      const paths = pathsOf(code(page));
+      const paths = pathsOf(pageCode(page));
       expect(paths.length).toBeGreaterThan(3);
       expect(paths.filter((path) => !ROUTES.some((route) => route.test(path)))).toEqual([]);
     });

@@ -129,6 +129,10 @@ describe("installed from the tarball into an application's folder", { timeout: 1
       expect.arrayContaining([
         "dist/main.js",
         "dist/index.d.ts",
+        "dist/clients/control-client.js",
+        "dist/clients/control-client.d.ts",
+        "dist/clients/testcontainers.js",
+        "dist/clients/testcontainers.d.ts",
         "fixtures/demo/api-keys.json",
         "ui/index.html",
         "ui/app.js",
@@ -248,6 +252,26 @@ describe("installed from the tarball into an application's folder", { timeout: 1
     };
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
     expect(sh(app, "npx", ["tsc", "-p", "tsconfig.json"])).toBe("");
+  });
+
+  it("imports the control client by its subpath; the Testcontainers module asks for its optional peer (issue 48)", () => {
+    const script = [
+      'import { startServer, ControlClient as FromMain } from "loyalty-mock";',
+      'import { ControlClient } from "loyalty-mock/control-client";',
+      "const mock = await startServer({ port: 0, adminToken: 'app-secret' });",
+      "const control = new ControlClient(mock.url, { adminToken: 'app-secret' });",
+      "const created = await control.createProject({ template: 'demo' });",
+      "await control.project(created.project_id).moveClock({ advance_seconds: 60 });",
+      "console.log(JSON.stringify({ same: FromMain === ControlClient, health: (await control.health()).control,",
+      "  projects: (await control.projects()).length }));",
+      "await mock.close();",
+      "await import('loyalty-mock/testcontainers').catch((error) => console.log(error.code, error.message));",
+    ].join("\n");
+    writeFileSync(join(app, "control.mjs"), script);
+    const [answer, missing] = sh(app, "node", ["control.mjs"]).trim().split("\n");
+    expect(JSON.parse(answer as string)).toEqual({ same: true, health: "token", projects: 3 });
+    // testcontainers is an optional peer: not installed with the package, named when the module is imported.
+    expect(missing).toMatch(/^ERR_MODULE_NOT_FOUND Cannot find package 'testcontainers'/);
   });
 
   it("runs the CI guide's recipe as written", async () => {

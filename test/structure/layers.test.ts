@@ -9,7 +9,8 @@ import { ROOT } from "../helpers/process.js";
  * rules, the journal, rate limits, the change feed, path patterns), which knows no resource and none of the
  * service's errors; the domain (the vendor's resources and the project that holds them and the machinery); the
  * HTTP layer and the state files beside each other; the configuration (the settings table, which names options of
- * both); the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
+ * both); the clients of a running server (clients/: the control client, the Testcontainers module), which know the
+ * control API's schemas and the settings' names by their types only; the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
  * A module may import its own layer and the layers under it, never one above, nor a layer of its own rank.
  */
 const SRC = join(ROOT, "src");
@@ -20,9 +21,10 @@ const RANK: Record<string, number> = {
   http: 3,
   persistence: 3,
   config: 4,
-  assembly: 5,
-  cli: 6,
-  bin: 7,
+  clients: 5,
+  assembly: 6,
+  cli: 7,
+  bin: 8,
 };
 
 function layerOf(file: string): string {
