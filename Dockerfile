@@ -27,7 +27,7 @@ FROM ${NODE_IMAGE}
 ARG VERSION=0.11.0
 ARG SOURCE=https://github.com/OWNER/loyalty-mock
 LABEL org.opencontainers.image.title="loyalty-mock" \
-      org.opencontainers.image.description="A local stand-in for six operations of a loyalty and promotions service" \
+      org.opencontainers.image.description="A local stand-in for the core operations of a loyalty and promotions service" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="MIT"

@@ -6,8 +6,8 @@ import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
 import { othersCpu, waitForQuiet } from "./quiet.js";
-import { type Scenario, scenarios } from "./scenarios.js";
 import { BENCH_SETTINGS, ROOT, type RunningTarget, serverSettings, startProcess } from "./targets.js";
+import { type Workload, workloadNamed, workloads } from "./workloads.js";
 
 /**
  * Paired A/B runs of our server: the same operations measured on several builds or configurations of it (the
@@ -46,7 +46,7 @@ export interface AbSettings {
   /** ...for at most this long, and is repeated (up to `retries` times) if it took more meanwhile. */
   maxWaitMs: number;
   retries: number;
-  /** Scenario names to run; empty: all. */
+  /** Workload names to run; empty: all. */
   only: string[];
 }
 
@@ -61,7 +61,10 @@ const COMMON_OPTIONS: Record<string, [string, string]> = {
     "3",
     "times a measurement is repeated when the rest of the machine took more than --quiet meanwhile",
   ],
-  only: ["", "scenarios to run, by name, comma-separated (`GET location,DELETE incentive`); all by default"],
+  only: [
+    "",
+    "operations to run, by name, comma-separated (`getLocation,deleteIncentive`; the names before 0.12, `GET location`, too); all by default",
+  ],
 };
 
 /**
@@ -104,13 +107,13 @@ export function abArgs(
     quiet: Number(strings.quiet),
     maxWaitMs: Number(strings["max-wait"]) * 1000,
     retries: Number(strings.retries),
-    only: strings.only ? strings.only.split(",").map((name) => name.trim()) : [],
+    only: strings.only ? strings.only.split(",").map((name) => workloadNamed(name.trim())) : [],
   };
   return { settings, values: strings };
 }
 
 export interface AbResult {
-  scenario: string;
+  workload: string;
   variant: string;
   rps: number;
   cpuUs: number | undefined;
@@ -125,17 +128,17 @@ export interface AbResult {
 type Sample = Measurement & { others: number | undefined };
 
 /**
- * One measurement of a scenario on a target, in a quiet moment (bench/quiet.ts): repeated when the rest of the
+ * One measurement of a workload on a target, in a quiet moment (bench/quiet.ts): repeated when the rest of the
  * machine took more than `quiet` of a core meanwhile, at most `retries` times. Consumed pools are reset after.
  */
-async function measureQuietly(target: RunningTarget, scenario: Scenario, s: AbSettings): Promise<Sample> {
+async function measureQuietly(target: RunningTarget, workload: Workload, s: AbSettings): Promise<Sample> {
   for (let attempt = 0; ; attempt++) {
     await waitForQuiet(target.pid, s.quiet, s.maxWaitMs);
-    const requests = scenario.requests({ token: await token(target) });
+    const requests = workload.requests({ token: await token(target) });
     const others = await othersCpu(target.pid);
     const m = await measureTarget(target, requests, { connections: s.connections, duration: s.duration });
     const share = await others();
-    if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+    if (workload.consumes) await control(target, "POST", "/projects/bench/reset");
     if (share === undefined || share <= s.quiet * 2 || attempt >= s.retries) return { ...m, others: share };
     process.stderr.write(
       `    (the rest of the machine took ${share.toFixed(2)} of a core: measured again)\n`,
@@ -160,8 +163,8 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
   const targets = new Map<string, RunningTarget>();
   const besides: (() => Promise<void>)[] = [];
   const samples = new Map<string, Sample[]>();
-  const all = scenarios(sizes).filter((scenario) => s.only.length === 0 || s.only.includes(scenario.name));
-  if (all.length === 0) throw new Error(`no scenario named ${s.only.join(", ")}`);
+  const all = workloads(sizes).filter((workload) => s.only.length === 0 || s.only.includes(workload.name));
+  if (all.length === 0) throw new Error(`no workload named ${s.only.join(", ")}`);
   try {
     for (const [i, variant] of variants.entries()) {
       const own = variant.fixtures
@@ -183,23 +186,23 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
         besides.push(await variant.beside((targets.get(variant.name) as RunningTarget).url));
     // Warm-up: JIT and connection pools, every operation once, not measured.
     for (const target of targets.values()) {
-      for (const scenario of all) {
-        const requests = scenario.requests({ token: await token(target) });
+      for (const workload of all) {
+        const requests = workload.requests({ token: await token(target) });
         await measure(target.url, requests, { connections: s.connections, duration: 1 });
-        if (scenario.consumes) await control(target, "POST", "/projects/bench/reset");
+        if (workload.consumes) await control(target, "POST", "/projects/bench/reset");
       }
     }
     for (let round = 0; round < s.rounds; round++) {
       process.stderr.write(`round ${round + 1}/${s.rounds}\n`);
-      for (const scenario of all) {
+      for (const workload of all) {
         const order = variants.map((_, i) => variants[(i + round) % variants.length] as Variant);
         for (const variant of order) {
           const target = targets.get(variant.name) as RunningTarget;
-          const m = await measureQuietly(target, scenario, s);
+          const m = await measureQuietly(target, workload, s);
           process.stderr.write(
-            `  ${scenario.name}, ${variant.name}: ${Math.round(m.rps)} req/s, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request, others ${m.others?.toFixed(2) ?? "?"} of a core\n`,
+            `  ${workload.name}, ${variant.name}: ${Math.round(m.rps)} req/s, ${m.errors} errors, ${m.cpuUs?.toFixed(0) ?? "?"} us CPU/request, others ${m.others?.toFixed(2) ?? "?"} of a core\n`,
           );
-          const key = `${scenario.name}|${variant.name}`;
+          const key = `${workload.name}|${variant.name}`;
           samples.set(key, [...(samples.get(key) ?? []), m]);
         }
       }
@@ -212,17 +215,17 @@ export async function runVariants(variants: readonly Variant[], s: AbSettings): 
 
   const first = variants[0]?.name;
   const results: AbResult[] = [];
-  for (const scenario of all) {
-    const base = samples.get(`${scenario.name}|${first}`) ?? [];
+  for (const workload of all) {
+    const base = samples.get(`${workload.name}|${first}`) ?? [];
     for (const variant of variants) {
-      const list = samples.get(`${scenario.name}|${variant.name}`) ?? [];
+      const list = samples.get(`${workload.name}|${variant.name}`) ?? [];
       const cpu = list.map((m) => m.cpuUs);
       const ratios = list.map((m, i) => {
         const on = base[i]?.cpuUs;
         return m.cpuUs !== undefined && on !== undefined ? m.cpuUs / on : undefined;
       });
       results.push({
-        scenario: scenario.name,
+        workload: workload.name,
         variant: variant.name,
         rps: median(list.map((m) => m.rps)),
         cpuUs: cpu.every((us) => us !== undefined) ? median(cpu as number[]) : undefined,
@@ -246,9 +249,9 @@ export function percent(ratio: number): string {
 
 /** Prints the results as a Markdown table, `vsFirst` naming the ratio's column. */
 export function printResults(results: readonly AbResult[], vsFirst: string): void {
-  const header = ["Scenario", "Variant", "req/s", "CPU us/req", vsFirst, "errors", "CPU us per round"];
+  const header = ["Workload", "Variant", "req/s", "CPU us/req", vsFirst, "errors", "CPU us per round"];
   const lines = results.map((r) => [
-    r.scenario,
+    r.workload,
     r.variant,
     String(Math.round(r.rps)),
     r.cpuUs?.toFixed(1) ?? "?",
@@ -262,7 +265,7 @@ export function printResults(results: readonly AbResult[], vsFirst: string): voi
   for (const line of lines) process.stdout.write(`${row(line)}\n`);
   const failed = results.filter((r) => r.errors > 0);
   if (failed.length > 0) {
-    process.stdout.write(`\nerrors in: ${failed.map((r) => `${r.scenario} (${r.variant})`).join(", ")}\n`);
+    process.stdout.write(`\nerrors in: ${failed.map((r) => `${r.workload} (${r.variant})`).join(", ")}\n`);
     process.exitCode = 1;
   }
 }

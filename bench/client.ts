@@ -19,7 +19,7 @@ export function poolSizes(durationSeconds: number): {
   incentives: number;
 } {
   const poolSize = Math.ceil(POOL_RATE * durationSeconds);
-  // A tier structure holds ten tiers (the scenario fills each one slot by slot).
+  // A tier structure holds ten tiers (the workload fills each one slot by slot).
   return { cards: poolSize, tierStructures: Math.ceil(poolSize / 10), incentives: poolSize };
 }
 

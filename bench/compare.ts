@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     const slower = results.filter((r) => r.cpuVsFirst !== undefined && r.cpuVsFirst > 1 + maxSlower / 100);
     if (slower.length > 0) {
       process.stdout.write(
-        `\nmore than ${maxSlower}% more CPU per request: ${slower.map((r) => `${r.scenario} ${percent(r.cpuVsFirst as number)}`).join(", ")}\n`,
+        `\nmore than ${maxSlower}% more CPU per request: ${slower.map((r) => `${r.workload} ${percent(r.cpuVsFirst as number)}`).join(", ")}\n`,
       );
       process.exitCode = 1;
     } else process.stdout.write(`\nno operation costs more than ${maxSlower}% more CPU per request\n`);

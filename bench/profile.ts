@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { abArgs, runVariants, writeReport } from "./ab.js";
 import { CATEGORIES, type CpuProfile, type ProfileSummary, summarise } from "./profile-summary.js";
-import { scenarios } from "./scenarios.js";
 import { ROOT } from "./targets.js";
+import { workloads } from "./workloads.js";
 
 /**
  * `npm run bench:profile`: where the CPU time of each operation goes. The server is built and started as
@@ -33,8 +33,8 @@ async function main(): Promise<void> {
   const dir = keep === "" ? mkdtempSync(join(tmpdir(), "loyalty-mock-profile-")) : keep;
   mkdirSync(dir, { recursive: true });
   const preload = pathToFileURL(join(ROOT, "bench", "cpu-profile.mjs")).href;
-  const names = scenarios({ tierStructures: 1, incentives: 1 })
-    .map((scenario) => scenario.name)
+  const names = workloads({ tierStructures: 1, incentives: 1 })
+    .map((workload) => workload.name)
     .filter((name) => settings.only.length === 0 || settings.only.includes(name));
   const summaries: Record<string, ProfileSummary> = {};
   try {

@@ -6,10 +6,10 @@ import { parseArgs } from "node:util";
 import { control, measureTarget, ok, poolSizes, token } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION, LOCATION, writeBenchFixtures } from "./fixtures.js";
 import { type Measurement, measure, median } from "./measure.js";
-import { checkTargets, printReport, type Row } from "./report.js";
+import { checkTargets, LOCATION_OPERATION, printReport, type Row } from "./report.js";
 import { runScale, type ScaleResult } from "./scale.js";
-import { scenarios } from "./scenarios.js";
 import { BENCH_SETTINGS, ROOT, serverSettings, startProcess } from "./targets.js";
+import { workloads } from "./workloads.js";
 
 /**
  * `npm run bench`: our server against the limits of what it is built on, measured in the same run on the same
@@ -59,14 +59,14 @@ async function main(): Promise<void> {
   const ours = await startProcess({
     script: "dist/main.js",
     // Default settings but BENCH_SETTINGS: at thousands of requests per second the spec's 1000 live tokens last a
-    // third of a second and the 2000 calls a minute a tenth of one, and the scenarios measure the operations.
+    // third of a second and the 2000 calls a minute a tenth of one, and the workloads measure the operations.
     env: serverSettings({ FIXTURES_DIR: fixtures, ...BENCH_SETTINGS }),
     logFile: join(tmp, "server.log"),
     probe: (url) => ok(`${url}${LOCATION_PATH}`, { headers: BENCH_KEYS }),
   });
 
   const options = { connections, duration };
-  const all = scenarios(SIZES);
+  const all = workloads(SIZES);
   const samples = new Map<string, Measurement[]>();
   const add = (key: string, m: Measurement) => {
     process.stderr.write(
@@ -84,13 +84,13 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       process.stderr.write(`round ${round + 1}/${rounds}\n`);
       const get = [{ method: "GET" as const, path: LOCATION_PATH, headers: { ...BENCH_KEYS } }];
-      add("node:http|GET location", await measureTarget(bareHttp, get, options));
-      add("express|GET location", await measureTarget(bareExpress, get, options));
-      add("express+|GET location", await measureTarget(expressPrototypes, get, options));
-      for (const scenario of all) {
-        const requests = scenario.requests({ token: await token(ours) });
-        add(`ours|${scenario.name}`, await measureTarget(ours, requests, options));
-        if (scenario.consumes) await control(ours, "POST", "/projects/bench/reset");
+      add(`node:http|${LOCATION_OPERATION}`, await measureTarget(bareHttp, get, options));
+      add(`express|${LOCATION_OPERATION}`, await measureTarget(bareExpress, get, options));
+      add(`express+|${LOCATION_OPERATION}`, await measureTarget(expressPrototypes, get, options));
+      for (const workload of all) {
+        const requests = workload.requests({ token: await token(ours) });
+        add(`ours|${workload.name}`, await measureTarget(ours, requests, options));
+        if (workload.consumes) await control(ours, "POST", "/projects/bench/reset");
       }
     }
   } finally {
@@ -98,10 +98,10 @@ async function main(): Promise<void> {
   }
 
   const rows: Row[] = [...samples.entries()].map(([key, list]) => {
-    const [target, scenario] = key.split("|") as [string, string];
+    const [target, workload] = key.split("|") as [string, string];
     return {
       target,
-      scenario,
+      workload,
       rps: median(list.map((m) => m.rps)),
       p50: median(list.map((m) => m.p50)),
       p99: median(list.map((m) => m.p99)),

@@ -29,7 +29,7 @@ export function serverSettings(settings: Record<string, string>): Record<string,
 
 /**
  * What the benchmarks change of our server's defaults: logging at info (to a file, as in real use), and the limits
- * a load test passes in seconds raised, so the scenarios measure the operations rather than refusals (the rate
+ * a load test passes in seconds raised, so the workloads measure the operations rather than refusals (the rate
  * limiter still counts every call and sends its headers).
  */
 export const BENCH_SETTINGS = {

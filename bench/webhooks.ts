@@ -5,14 +5,14 @@ import { abArgs, printResults, runVariants, type Variant, writeReport } from "./
 import { ROOT } from "./targets.js";
 
 /**
- * `npm run bench:webhooks`: what a webhook receiver does to the operations that notify (POST members, POST events).
+ * `npm run bench:webhooks`: what a webhook receiver does to the operations that notify (addMember, trackEvent).
  * Our server runs with no endpoint (the baseline: notifications only recorded in the outbox), and with one endpoint
  * whose receiver answers 200, answers 500, never answers (hangs until the delivery timeout), or refuses connections,
  * in a paired A/B run (bench/ab.ts). Delivery happens off the request path, so requests per second and CPU per
  * request should not move beyond the work of sending (issue 16: "the operation's latency is unchanged").
  */
 const { settings } = abArgs(
-  { only: ["POST members,POST events", "the operations to run, by name, comma-separated"] },
+  { only: ["addMember,trackEvent", "the operations to run, by name, comma-separated"] },
   "npm run bench:webhooks: the notifying operations with no endpoint, and with a receiver answering 200, 500, hanging or refusing.",
 );
 

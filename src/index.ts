@@ -6,6 +6,7 @@
 import type { RequestListener, Server } from "node:http";
 import type { Express } from "express";
 import type { Logger } from "pino";
+import { shippedPlayer } from "./clients/play/shipped.js";
 import { completeDefaults, type GivenDefaults } from "./config/project-defaults.js";
 import { DEFAULTS } from "./config/settings.js";
 import type { ProjectDocument } from "./domain/projects/project-document.js";
@@ -79,6 +80,7 @@ export type AppDeps = Omit<AppConfig, "bodyLimit" | "trustProxy" | "inputLimits"
  */
 export function createApp(deps: AppDeps): Express {
   return buildApp({
+    player: shippedPlayer,
     ...deps,
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     trustProxy: deps.trustProxy ?? DEFAULTS.trustProxy,

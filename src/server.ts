@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import ipaddr from "ipaddr.js";
 import type { Logger } from "pino";
+import { shippedPlayer } from "./clients/play/shipped.js";
 import { projectDefaultsOf } from "./config/project-defaults.js";
 import { DEFAULTS } from "./config/settings.js";
 import type { StartOptions } from "./config/start-options.js";
@@ -151,6 +152,7 @@ export async function startServer(given: StartOptions = {}): Promise<RunningServ
     adminToken: options.adminToken,
     inputLimits: options.inputLimits,
     ...(options.speedTricks !== undefined && { speedTricks: options.speedTricks }),
+    player: shippedPlayer,
   });
   const { host } = options;
   const server = createHttpServer(app, {

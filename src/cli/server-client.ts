@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { type RawAnswer, requestBounded } from "../clients/bounded-request.js";
+import { CallFailed, said } from "../clients/play/calls.js";
+import { checkDepth, ExchangeFailed } from "../clients/read-answer.js";
 import { ADMIN_TOKEN_HEADER } from "../http/control/admin-token.js";
-import { CallFailed, said } from "../http/journeys/calls.js";
 import type { HttpMethod } from "../http/route.js";
-import { type RawAnswer, requestBounded } from "../platform/bounded-request.js";
-import { checkDepth, ExchangeFailed } from "../platform/read-answer.js";
 
 /**
  * The client `trigger` and `mcp` call a running server with: every call bounded as play's are
- * (platform/bounded-request.ts: no redirect followed, the answer capped in bytes, depth and time), the admin token
+ * (clients/bounded-request.ts: no redirect followed, the answer capped in bytes, depth and time), the admin token
  * on control calls only and the key pair on the operations only, both to the server's own address and nowhere
  * else. Unlike play's `callJson`, a refusal is an answer like any other (status, the service's error object and
  * the request id): an agent must see what the stand-in said, and trigger matches the outbox to the request id.

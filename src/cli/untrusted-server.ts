@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "../platform/read-answer.js";
+import { DEFAULT_MAX_ANSWER_BYTES, MOST_ANSWER_BYTES } from "../clients/read-answer.js";
 import type { Command, Flag } from "./flags.js";
 import { UsageError } from "./usage-error.js";
 

@@ -11,11 +11,12 @@ import type { ProjectRegistry } from "../domain/projects/registry.js";
 import { HeldRequests } from "../emulation/faults/held-requests.js";
 import { requestId } from "../platform/ids.js";
 import { silentLogger } from "../platform/logger.js";
+import type { ScenarioPlayer } from "./control/demo/plays.js";
 import { controlRouter } from "./control/router.js";
 import { type CorsOrigins, cors } from "./entrance/cors.js";
 import { requestLog, startRequestLog } from "./entrance/request-log.js";
 import { type ChangeSink, changeTracking } from "./entrance/track-changes.js";
-import { errorHandler, unknownRoute } from "./errors/error-handler.js";
+import { errorHandler, unknownRoute } from "./error-handler.js";
 import { chooseSpeedTricks, type SpeedTricks } from "./fast/index.js";
 import type { InputLimits } from "./input/limits.js";
 import { useJsonAnswers } from "./json-response.js";
@@ -49,6 +50,11 @@ export interface AppConfig {
   inputLimits: InputLimits;
   /** Speed tricks to switch off (`{ jsonReader: false }`); all run by default. See http/fast/README.md. */
   speedTricks?: SpeedTricks;
+  /**
+   * What plays the scenarios shipped in the package from the dashboard (the play client, src/clients/play/, which
+   * sits above this layer: the library's createApp and startServer give it); without one, none is listed or played.
+   */
+  player?: ScenarioPlayer;
 }
 
 /**
@@ -86,6 +92,7 @@ export function createApp(deps: AppConfig): Express {
         stateBodyLimit: deps.stateBodyLimit,
         adminToken: deps.adminToken,
         startedAt: Date.now(),
+        player: deps.player,
       },
       { extensions: deps.controlExtensions ?? [] },
     ),
@@ -154,8 +161,9 @@ function entrance(steps: {
 }
 
 /**
- * With a seed, a request's id comes from the generator of the project its credentials name (the same attribution
- * the journal uses, made once more here, before any route: the id is in the answer's head and every log line), and
+ * With a seed, a request's id comes from the generator of the project its credentials name (the attribution the
+ * journal uses, decided here first, before any route, and kept for the request: the id is in the answer's head and
+ * every log line), and
  * from the server's for a control call or a request no project claims. Without a seed the request log keeps the
  * pooled CSPRNG: until a project with a seed of its own is created, the unseeded path costs one more boolean read
  * per request.

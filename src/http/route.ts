@@ -19,6 +19,28 @@ export function filledPath(path: string, params: Readonly<Record<string, string>
 }
 
 /**
+ * The other way: the parameters of a path of the contract's form in a concrete path it routed (`/v1/locations/x`),
+ * by segment, each decoded (a segment that is not valid percent-encoding is kept as sent).
+ */
+export function paramsIn(path: string, concrete: string): Record<string, string | undefined> {
+  const sent = concrete.split("/");
+  const params: Record<string, string | undefined> = {};
+  for (const [index, segment] of path.split("/").entries()) {
+    const name = /^\{([^}]+)\}$/.exec(segment)?.[1];
+    if (name !== undefined) params[name] = decoded(sent[index] ?? "");
+  }
+  return params;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
  * Declares one path (in the contract's form, `{name}` for a parameter) with the methods it answers, for the operations and the control API alike; any other method
  * on it is 405 with an Allow header, rather than the 404 an unknown path gets (docs/reference/operations.md, "Errors").
  * `otherMethod` may answer such a request first.

@@ -6,7 +6,12 @@ import { ApiError } from "../../src/domain/errors.js";
 import type { Project } from "../../src/domain/projects/project.js";
 import { errorBody } from "../../src/http/errors/http-errors.js";
 import { type CredentialHeaders, credentialsFromHeaders } from "../../src/http/operations/credentials.js";
-import { OPERATIONS, type OperationName, operation } from "../../src/http/operations/table.js";
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationName,
+  operation,
+} from "../../src/http/operations/table.js";
 import { buildWorld, type World } from "../helpers/world.js";
 
 /**
@@ -55,41 +60,69 @@ function title(name: OperationName): string {
 }
 
 const PAIR = { appId: "demo-app-id", appToken: "demo-app-token" };
-const V1_WITH_TOKENS = ["addMember", "getLocation", "trackEvent"] as const;
-const V2 = ["createTier", "deleteIncentive"] as const;
-const ALL = OPERATIONS.map((row) => row.name);
+const names = (rows: readonly Operation[]) => rows.map((row) => row.name);
+/** The rows by what their credentials are (row.auth): the key pair or a token; v2; the key pair only. */
+const V1_WITH_TOKENS = names(OPERATIONS.filter((row) => row.auth.acceptsToken && !row.auth.v2));
+const V2 = names(OPERATIONS.filter((row) => row.auth.v2));
+const ALL = names(OPERATIONS);
 /**
- * What a request with no credential at all is told, per operation: the key pair where only the key pair opens it,
- * the token headers the operation reads (X-Service-OAuth only for location retrieval), and both for strict v2.
+ * What a request with no credential at all is told, by the row's credentials: the key pair where only the key pair
+ * opens it, the token headers it reads (X-Service-OAuth where it takes it, location retrieval), and both for
+ * strict v2.
  */
 const V1_MISSING = "Missing credentials: send X-App-Id and X-App-Token headers, or an OAuth token in the";
 const STRICT_V2_MISSING =
   "Missing credentials: v2 operations need 'Authorization: Bearer <token>' and the X-App-Id and X-App-Token headers";
-const MISSING: Record<OperationName, string> = {
-  generateToken: "Missing X-App-Id and X-App-Token headers",
-  addMember: `${V1_MISSING} Authorization header`,
-  getLocation: `${V1_MISSING} Authorization or X-Service-OAuth header`,
-  trackEvent: `${V1_MISSING} Authorization header`,
-  createTier: STRICT_V2_MISSING,
-  deleteIncentive: STRICT_V2_MISSING,
-};
+function missing(name: OperationName): string {
+  const { auth } = operation(name);
+  if (!auth.acceptsToken) return "Missing X-App-Id and X-App-Token headers";
+  if (auth.v2) return STRICT_V2_MISSING;
+  return `${V1_MISSING} ${auth.acceptsServiceOAuth ? "Authorization or X-Service-OAuth" : "Authorization"} header`;
+}
 const V2_NEEDS_TOKEN = "Missing Authorization header: v2 operations need 'Bearer <token>' and the key pair";
 const V2_NEEDS_PAIR = "Missing X-App-Id and X-App-Token headers: v2 operations need them with the token";
 const INVALID_PAIR = "Invalid X-App-Id or X-App-Token";
-const SCOPE_FOR: Record<OperationName, string> = {
-  generateToken: "api",
-  addMember: "loyalties",
-  getLocation: "locations",
-  trackEvent: "events",
-  createTier: "loyalties",
-  deleteIncentive: "loyalties",
-};
+const scopesOf = (name: OperationName) => operation(name).auth.scopes;
+/** The row's scope besides `api`: a token of that scope alone opens it too. */
+const scopeFor = (name: OperationName) =>
+  operation(name).auth.scopes.find((scope) => scope !== "api") ?? "api";
+
+describe("the matrix's reading of the rows", () => {
+  it("gives each operation what the service tells it, and its own scope", () => {
+    const known = [
+      "generateToken",
+      "addMember",
+      "getLocation",
+      "trackEvent",
+      "createTier",
+      "deleteIncentive",
+    ] as const;
+    expect(known.map((name) => scopeFor(name))).toEqual([
+      "api",
+      "loyalties",
+      "locations",
+      "events",
+      "loyalties",
+      "loyalties",
+    ]);
+    expect(known.map((name) => missing(name))).toEqual([
+      "Missing X-App-Id and X-App-Token headers",
+      `${V1_MISSING} Authorization header`,
+      `${V1_MISSING} Authorization or X-Service-OAuth header`,
+      `${V1_MISSING} Authorization header`,
+      STRICT_V2_MISSING,
+      STRICT_V2_MISSING,
+    ]);
+    expect(V1_WITH_TOKENS).toEqual(expect.arrayContaining(["addMember", "getLocation", "trackEvent"]));
+    expect(V2).toEqual(expect.arrayContaining(["createTier", "deleteIncentive"]));
+  });
+});
 
 describe("authentication matrix", () => {
   for (const operation of ALL) {
     describe(title(operation), () => {
       it("no credentials: 401 saying what is missing", () => {
-        expectRefused(attempt(buildWorld(), operation, {}), 401, MISSING[operation]);
+        expectRefused(attempt(buildWorld(), operation, {}), 401, missing(operation));
       });
 
       it("X-App-Id without X-App-Token: 401 Missing X-App-Token header", () => {
@@ -131,7 +164,7 @@ describe("authentication matrix", () => {
     expectRefused(
       attempt(world, "generateToken", { authorization: `Bearer ${token}` }),
       401,
-      MISSING.generateToken,
+      missing("generateToken"),
     );
     expectAllowed(attempt(world, "generateToken", PAIR), "demo");
   });
@@ -142,9 +175,9 @@ describe("authentication matrix", () => {
         expect(expectAllowed(attempt(buildWorld(), operation, PAIR), "demo").key?.app_id).toBe("demo-app-id");
       });
 
-      it(`a token with scope api or ${SCOPE_FOR[operation]} is enough`, () => {
+      it(`a token with scope api or ${scopeFor(operation)} is enough`, () => {
         const world = buildWorld();
-        for (const scope of ["api", SCOPE_FOR[operation]]) {
+        for (const scope of ["api", scopeFor(operation)]) {
           const token = tokenFor(world, world.demo, "demo-app-id", scope);
           const context = expectAllowed(
             attempt(world, operation, { authorization: `Bearer ${token}` }),
@@ -160,7 +193,7 @@ describe("authentication matrix", () => {
         expectRefused(
           attempt(world, operation, { authorization: `Bearer ${token}` }),
           403,
-          `The access token's scope (vouchers customers) does not allow this call; it needs api or ${SCOPE_FOR[operation]}`,
+          `The access token's scope (vouchers customers) does not allow this call; it needs api or ${scopeFor(operation)}`,
         );
       });
 
@@ -215,12 +248,14 @@ describe("authentication matrix", () => {
           appId: "demo-readonly-app-id",
           appToken: "demo-readonly-app-token",
         });
-        if (operation === "getLocation") expectAllowed(result, "demo");
+        // The read-only key holds the scopes of some operations (locations): those it opens.
+        const { permissions } = buildWorld().demo.apiKeys.get("demo-readonly-app-id");
+        if (permissions.some((scope) => scopesOf(operation).includes(scope))) expectAllowed(result, "demo");
         else
           expectRefused(
             result,
             403,
-            `The API key's permissions do not allow this call; it needs api or ${SCOPE_FOR[operation]}`,
+            `The API key's permissions do not allow this call; it needs api or ${scopeFor(operation)}`,
           );
       });
     });
@@ -237,8 +272,12 @@ describe("authentication matrix", () => {
     it("is not a credential of the other operations", () => {
       const world = buildWorld();
       const token = tokenFor(world, world.demo, "demo-app-id", "api");
-      for (const operation of ["addMember", "trackEvent", "createTier", "deleteIncentive"] as const)
-        expectRefused(attempt(world, operation, { serviceOAuth: token }), 401, MISSING[operation]);
+      const others = OPERATIONS.filter((row) => row.auth.acceptsToken && !row.auth.acceptsServiceOAuth);
+      expect(names(others)).toEqual(
+        expect.arrayContaining(["addMember", "trackEvent", "createTier", "deleteIncentive"]),
+      );
+      for (const { name } of others)
+        expectRefused(attempt(world, name, { serviceOAuth: token }), 401, missing(name));
     });
   });
 

@@ -6,7 +6,7 @@ import { baseApp, finishApp } from "../../src/http/app.js";
 import { getInput } from "../../src/http/context.js";
 import { jsonBody } from "../../src/http/input/body.js";
 import { validate } from "../../src/http/input/validate.js";
-import { requireAuth } from "../../src/http/operations/authenticate.js";
+import { requireAuth } from "../../src/http/operations/require-auth.js";
 import { operation } from "../../src/http/operations/table.js";
 import { expectError, send } from "../helpers/http.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";

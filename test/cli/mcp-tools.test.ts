@@ -26,14 +26,19 @@ describe("the MCP server's tools", () => {
     for (const route of routes) expect(names).toContain(toolNameOf(route.method, route.path));
     expect(tools).toHaveLength(routes.length + OPERATIONS.length + 4);
     expect(new Set(names).size).toBe(names.length);
-    expect(operationTools().map((tool) => tool.name)).toEqual([
-      "operation_generate_token",
-      "operation_add_member",
-      "operation_get_location",
-      "operation_track_event",
-      "operation_create_tier",
-      "operation_delete_incentive",
-    ]);
+    // One per row, a new row too (test/slow/adding-an-operation.test.ts adds one).
+    const operations = operationTools().map((tool) => tool.name);
+    expect(operations).toHaveLength(OPERATIONS.length);
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        "operation_generate_token",
+        "operation_add_member",
+        "operation_get_location",
+        "operation_track_event",
+        "operation_create_tier",
+        "operation_delete_incentive",
+      ]),
+    );
   });
 
   it("names tools by method and path, the project's id left out", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, UsageError } from "../../src/cli/command-line.js";
-import { playScenario } from "../../src/http/journeys/player.js";
-import { parseScenario, shippedScenarios } from "../../src/http/journeys/scenario.js";
+import { playScenario } from "../../src/clients/play/player.js";
+import { parseScenario, shippedScenarios } from "../../src/clients/play/scenario.js";
 import { createApp, createHttpServer } from "../../src/index.js";
 import { useServer } from "../helpers/listen.js";
 import { portBelowEphemeral } from "../helpers/ports.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareAnswers } from "../../src/cli/verify/compare.js";
 import type { Normalized } from "../../src/cli/verify/normalize.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 
 /**
  * The comparator's edges, each found by a mutation run (docs/internals/testing.md, "Mutation testing") to have no
@@ -10,7 +10,7 @@ import { SCENARIO } from "../../src/cli/verify/steps.js";
  */
 
 const step = (name: string) => {
-  const found = SCENARIO.find((candidate) => candidate.name === name);
+  const found = STEPS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(name);
   return found;
 };
@@ -23,7 +23,7 @@ const answer = (status: number, body: unknown, extra: Record<string, string> = {
 const ok = (body: unknown) => answer(200, body);
 
 describe("verify: redirects are shown as such, never followed", () => {
-  const location = step("location");
+  const location = step("getLocation");
   const to = (status: number, where?: string) =>
     answer(status, {}, where === undefined ? {} : { location: where });
 
@@ -96,7 +96,7 @@ describe("verify: 400 is an error like any other", () => {
 });
 
 describe("verify: the shape of nested and mixed answers", () => {
-  const location = step("location");
+  const location = step("getLocation");
 
   it("metadata at any depth counts only as an object", () => {
     const target = ok({ card: { metadata: { region: "EU", tier: 2 } } });
@@ -132,14 +132,14 @@ describe("verify: the values a step names", () => {
   it("a named value that differs is a value difference", () => {
     const target = ok({ id: "<objects.location_id>", object: "location" });
     const mock = ok({ id: "<id>", object: "location" });
-    expect(compareAnswers(step("location"), target, mock)).toEqual([
+    expect(compareAnswers(step("getLocation"), target, mock)).toEqual([
       { path: "body.id", kind: "value", target: "<objects.location_id>", mock: "<id>" },
     ]);
   });
 
   it("a named value one side lacks is named once, by the shape", () => {
     const target = ok({ id: "<objects.location_id>", object: "location" });
-    expect(compareAnswers(step("location"), target, ok({ object: "location" }))).toEqual([
+    expect(compareAnswers(step("getLocation"), target, ok({ object: "location" }))).toEqual([
       { path: "body.id", kind: "only-target", target: "string", mock: undefined },
     ]);
   });

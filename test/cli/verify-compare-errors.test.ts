@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareAnswers } from "../../src/cli/verify/compare.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 
 /**
  * `verify` on two error answers: the status first, then every field a client branches on or shows (`key` and
@@ -8,7 +8,7 @@ import { SCENARIO } from "../../src/cli/verify/steps.js";
  * people and differ from call to call.
  */
 
-const step = SCENARIO.find((candidate) => candidate.name === "location-unknown");
+const step = STEPS.find((candidate) => candidate.name === "location-unknown");
 if (!step) throw new Error("the scenario has no location-unknown step");
 const headers = { "content-type": "application/json" };
 const NOT_FOUND = {

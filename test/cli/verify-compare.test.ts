@@ -3,13 +3,13 @@ import { Budget, BudgetExhausted } from "../../src/cli/verify/budget.js";
 import { compareAnswers } from "../../src/cli/verify/compare.js";
 import { DEMO_OBJECTS } from "../../src/cli/verify/config.js";
 import { normalizeAnswer } from "../../src/cli/verify/normalize.js";
-import { runInputs, TIER_BASE } from "../../src/cli/verify/scenario.js";
-import { SCENARIO } from "../../src/cli/verify/steps.js";
+import { runInputs, TIER_BASE } from "../../src/cli/verify/step.js";
+import { STEPS } from "../../src/cli/verify/steps.js";
 
 // The comparison rules of `loyalty-mock verify`, one at a time, on answers built by hand.
 
 const step = (name: string) => {
-  const found = SCENARIO.find((candidate) => candidate.name === name);
+  const found = STEPS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(name);
   return found;
 };
@@ -24,7 +24,7 @@ describe("verify: comparison", () => {
   it("null matches any type; a property only one side has is named with its side", () => {
     const target = ok({ object: "location", id: "x", updated_at: null, shape: { type: "circle" } });
     const mock = ok({ object: "location", id: "x", updated_at: "<timestamp>", shape: {}, extra: 1 });
-    expect(compareAnswers(step("location"), target, mock)).toEqual([
+    expect(compareAnswers(step("getLocation"), target, mock)).toEqual([
       { path: "body.shape.type", kind: "only-target", target: "string", mock: undefined },
       { path: "body.extra", kind: "only-mock", target: undefined, mock: "number" },
     ]);
@@ -33,7 +33,7 @@ describe("verify: comparison", () => {
   it("null against an object where the service decides it (loyalty_card) is a difference", () => {
     const target = ok({ loyalty_card: null, expiration_date: null });
     const mock = ok({ loyalty_card: { points: 0 }, expiration_date: "<timestamp>" });
-    expect(compareAnswers(step("member-new-customer"), target, mock)).toEqual([
+    expect(compareAnswers(step("addMember"), target, mock)).toEqual([
       { path: "body.loyalty_card", kind: "type", target: "null", mock: "object" },
     ]);
   });
@@ -41,7 +41,7 @@ describe("verify: comparison", () => {
   it("below metadata only its being an object counts; arrays are judged by their items", () => {
     const target = ok({ metadata: { region: "EU" }, items: [{ a: 1 }, { a: 2 }] });
     const mock = ok({ metadata: {}, items: [{ a: "1" }] });
-    expect(compareAnswers(step("location"), target, mock)).toEqual([
+    expect(compareAnswers(step("getLocation"), target, mock)).toEqual([
       { path: "body.items[].a", kind: "type", target: "number", mock: "string" },
     ]);
   });
@@ -71,7 +71,7 @@ describe("verify: comparison", () => {
 
   it("the headers a client reads: the media type, and the rate-limit headers on both", () => {
     const mock = { status: 200, headers: { "content-type": "text/html" }, body: {} };
-    expect(compareAnswers(step("location"), ok({}), mock).map((difference) => difference.path)).toEqual([
+    expect(compareAnswers(step("getLocation"), ok({}), mock).map((difference) => difference.path)).toEqual([
       "headers.content-type",
       "headers.x-rate-limit-limit",
       "headers.x-rate-limit-remaining",
@@ -79,7 +79,7 @@ describe("verify: comparison", () => {
   });
 
   it("normalizing: each side's own objects by name, echoes judged against what that side sent", () => {
-    const tier = step("tier");
+    const tier = step("createTier");
     const inputs = runInputs(Date.UTC(2026, 5, 1));
     const sent = tier.request(DEMO_OBJECTS, inputs, "");
     const answer = {

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STEPS } from "../../src/cli/verify/steps.js";
 import type { RunningServer } from "../../src/index.js";
 import {
   answerWith,
@@ -140,7 +141,7 @@ describe("verify against hostile targets", () => {
       const out = files("proto");
       const ran = await verify({ config: writeConfig(temp.dir, target.url), ...out });
       expect(ran).toMatchObject({ status: 1, stderr: "" });
-      const location = readJson(out.json).steps.find((step) => step.name === "location");
+      const location = readJson(out.json).steps.find((step) => step.name === "getLocation");
       expect(location?.differences).toContainEqual({
         path: "body.__proto__",
         kind: "only-target",
@@ -184,7 +185,7 @@ describe("verify against hostile targets", () => {
           { path: "status", kind: "redirect", target: `${status} to ${other.url}/v1/oauth/token`, mock: 200 },
         ]);
         expect(ran.stdout).toMatch(
-          /token-api +generateToken +\d+ +200 +DIFFERS +redirected \(verify follows no redirect\)/,
+          /generateToken +generateToken +\d+ +200 +DIFFERS +redirected \(verify follows no redirect\)/,
         );
       },
     );
@@ -208,7 +209,7 @@ describe("verify against hostile targets", () => {
       expect(other.seen).toEqual([]);
       const redirected = readJson(json).steps.filter((step) => step.differences[0]?.kind === "redirect");
       expect(redirected.map((step) => step.name)).toEqual([
-        "location",
+        "getLocation",
         "location-unknown",
         "location-no-credentials",
       ]);
@@ -392,7 +393,7 @@ describe("verify against hostile targets", () => {
       expect(ran.stdout).toContain("0 matched, 0 differed, 16 skipped");
       expect(recording.exchanges).toHaveLength(16);
       expect(ran.stderr).toBe(
-        "loyalty-mock verify: nothing was compared: all 16 steps were skipped (16 not in the recording); a run that compares nothing proves nothing\n",
+        `loyalty-mock verify: nothing was compared: all ${STEPS.length} steps were skipped (${STEPS.length} not in the recording); a run that compares nothing proves nothing\n`,
       );
     });
   });

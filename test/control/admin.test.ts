@@ -67,7 +67,7 @@ describe("the admin token (LOYALTY_MOCK_ADMIN_TOKEN)", () => {
     expect(created.status).toBe(201);
   });
 
-  it("the six operations never ask for it", async () => {
+  it("the operations never ask for it", async () => {
     const { app } = buildWorld({ adminToken: TOKEN });
     expect(
       (await send(app, { method: "GET", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS })).status,

@@ -87,7 +87,7 @@ describe("ChangeFeed", () => {
 });
 
 describe("GET /__mock/projects/{projectId}/feed", () => {
-  it("streams what the six operations and the control API change, coalesced", async () => {
+  it("streams what the operations and the control API change, coalesced", async () => {
     const { app, registry } = buildWorld();
     const url = await listening(app);
     const feed = await fetch(`${url}/__mock/projects/demo/feed`);

@@ -7,7 +7,7 @@ import { buildWorld } from "../helpers/world.js";
 const UI = new URL("../../ui/", import.meta.url);
 
 describe("GET /__mock/operations", () => {
-  it("lists the six operations of the routers' table, in its order, as fault rules and the journal spell them", async () => {
+  it("lists the operations of the routers' table, in its order, as fault rules and the journal spell them", async () => {
     const { app } = buildWorld();
     const res = await control(app, { method: "GET", path: "/__mock/operations" });
     expect(res.status).toBe(200);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { projectDefaultsOf } from "../../src/config/project-defaults.js";
 import { ConfigError, DEFAULTS, readConfig } from "../../src/config/settings.js";
-import { type ExampleIds, OPERATIONS, type Operation } from "../../src/http/operations/table.js";
-import { filledPath } from "../../src/http/route.js";
+import { OPERATIONS } from "../../src/http/operations/table.js";
+import { exampleCall } from "../helpers/example-call.js";
 import { expectError, send } from "../helpers/http.js";
-import { v2Headers } from "../helpers/v2.js";
-import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
+import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
 /**
  * Issue 15: the real service sends `X-Rate-Limit-Limit` and `X-Rate-Limit-Remaining` on every answer, and past the
@@ -13,29 +12,6 @@ import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
  * limit): voucherify-openapi documentation/guides/limits.mdx, "Response headers". The default limit is that page's
  * Organization plan, 2,000 API requests per minute.
  */
-
-/** The demo's records, which every operation's example call is built from. */
-const DEMO_IDS: ExampleIds = {
-  campaign: "camp_demo_loyalty",
-  location: "loc_demo_circle",
-  event: "cart_abandoned",
-  tierStructure: "lts_d0000000000000001",
-  incentive: "linc_d0000000000000001",
-  customer: "limits@example.com",
-  n: 50,
-};
-
-/** A plain successful call of the operation: its row's example, with the credentials its row takes. */
-async function plain200(world: World, row: Operation) {
-  const { params, body } = row.example(DEMO_IDS);
-  return send(world.app, {
-    method: row.method,
-    path: filledPath(row.path, params),
-    headers: row.auth.v2 ? await v2Headers(world) : DEMO_KEYS,
-    ...(row.body === "form" && { form: true }),
-    ...(body !== undefined && { body }),
-  });
-}
 
 describe("rate-limit headers by default", () => {
   it("the default is the service's 2,000 calls a minute", () => {
@@ -46,7 +22,7 @@ describe("rate-limit headers by default", () => {
   for (const row of OPERATIONS) {
     it(`${row.method} ${row.path} - a plain 200 carries X-Rate-Limit-Limit and the real remaining count`, async () => {
       const world = buildWorld();
-      const res = await plain200(world, row);
+      const res = await exampleCall(world, row);
       expect(res.status).toBe(200);
       expect(res.headers["x-rate-limit-limit"]).toBe("2000");
       // Every call the project made in this window counts, the v2 calls' token requests included.

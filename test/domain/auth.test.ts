@@ -196,6 +196,9 @@ describe("attributing a request to a project", () => {
       verified: true,
     });
     blockKey(world.registry, world.demo, "demo-app-id");
-    expect(attribute(world.registry, credentials)).toEqual({ project: world.demo, verified: false });
+    // A request's attribution is decided once and kept on its credentials; the next request is judged afresh.
+    expect(attribute(world.registry, credentials)).toEqual({ project: world.demo, verified: true });
+    const next = { appId: "demo-app-id", appToken: "demo-app-token" };
+    expect(attribute(world.registry, next)).toEqual({ project: world.demo, verified: false });
   });
 });

@@ -14,7 +14,7 @@ import {
 } from "./json.js";
 import { percentEncode } from "./requests.js";
 
-/** Near-valid bodies of the six operations: each field usually right, sometimes hostile or missing. */
+/** Near-valid bodies of the operations that have them: each field usually right, sometimes hostile or missing. */
 
 const scopeValue = fc.oneof(
   {

@@ -7,6 +7,7 @@ import {
   projectDocumentSchema,
 } from "../../src/domain/projects/project-document.js";
 import type { SpeedTricks } from "../../src/http/fast/index.js";
+import type { ExampleIds } from "../../src/http/operations/row.js";
 import type { GivenDefaults } from "../../src/index.js";
 import { createApp, createRegistry, type ProjectRegistry } from "../../src/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
@@ -53,6 +54,23 @@ export function buildWorld(
 }
 
 export const DEMO_KEYS = { "X-App-Id": "demo-app-id", "X-App-Token": "demo-app-token" } as const;
+
+/**
+ * The demo project's records an example call of every operation is made from (each row's `example`): its card
+ * program, a circle location, its first tier structure (tiers up to 4,999 points, so `n` from 10,000 is a free
+ * range), a draft incentive no earning rule uses, and an event whose schema asks for no metadata.
+ */
+export function demoIds(n = 0, customer = `example-${n}@example.com`): ExampleIds {
+  return {
+    campaign: "camp_demo_loyalty",
+    location: "loc_demo_circle",
+    event: { name: "cart_abandoned" },
+    tierStructure: "lts_d0000000000000001",
+    incentive: "linc_d0000000000000001",
+    customer,
+    n: 10_000 + n,
+  };
+}
 export const OTHER_KEYS = { "X-App-Id": "other-app-id", "X-App-Token": "other-app-token" } as const;
 
 /**

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STEPS } from "../../src/cli/verify/steps.js";
 import type { RunningServer } from "../../src/index.js";
 import { startHostile, stream } from "../cli/hostile-target.js";
 import { SECRETS, startTarget, tempDir, writeConfig } from "../cli/verify-helpers.js";
@@ -55,15 +56,15 @@ describe("the loyalty-mock verify bin", () => {
     );
     outputs.push(recorded.stdout, recorded.stderr);
     expect(recorded).toMatchObject({ code: 0, stderr: "" });
-    expect(recorded.stdout).toMatch(/^16 matched, 0 differed, 0 skipped$/m);
+    expect(recorded.stdout).toMatch(new RegExp(`^${STEPS.length} matched, 0 differed, 0 skipped$`, "m"));
     await target?.close();
     target = undefined;
     const replayed = await bin(["verify", "--replay", recording, "--json", join(temp.dir, "b.json")]);
     outputs.push(replayed.stdout, replayed.stderr);
     expect(replayed).toMatchObject({ code: 0, stderr: "" });
-    expect(replayed.stdout).toMatch(/^16 matched, 0 differed, 0 skipped$/m);
+    expect(replayed.stdout).toMatch(new RegExp(`^${STEPS.length} matched, 0 differed, 0 skipped$`, "m"));
     const report = JSON.parse(readFileSync(join(temp.dir, "b.json"), "utf8"));
-    expect(report).toMatchObject({ matched: 16, differed: 0, skipped: 0 });
+    expect(report).toMatchObject({ matched: STEPS.length, differed: 0, skipped: 0 });
   });
 
   it("usage errors are exit 2; a target that does not answer is exit 3", async () => {

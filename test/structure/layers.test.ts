@@ -9,8 +9,10 @@ import { ROOT } from "../helpers/process.js";
  * rules, the journal, rate limits, the change feed, path patterns), which knows no resource and none of the
  * service's errors; the domain (the vendor's resources and the project that holds them and the machinery); the
  * HTTP layer and the state files beside each other; the configuration (the settings table, which names options of
- * both); the clients of a running server (clients/: the control client, the Testcontainers module), which know the
- * control API's schemas and the settings' names by their types only; the assembly at the src/ root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
+ * both); the clients (clients/), which talk to a server from outside: the control client and the Testcontainers
+ * module, which know the control API's schemas and the settings' names by their types only, and the play client and
+ * the bounded request verify and play make, which read the HTTP layer's operation table; the assembly at the src/
+ * root (server.ts, index.ts); the command (cli/); and the bin (main.ts) on top.
  * A module may import its own layer and the layers under it, never one above, nor a layer of its own rank.
  */
 const SRC = join(ROOT, "src");
@@ -126,6 +128,60 @@ describe("layers", () => {
         ]),
       ),
     ).toEqual([]);
+  });
+});
+
+/**
+ * The folders of src/http in their own layers, bottom up, as docs/internals/layers.md draws them: the HTTP errors
+ * and the speed tricks; what every part shares at the folder's top (route(), the request's context, JSON
+ * answers); reading input; the operations; what every request passes (the entrance, the traffic step, the node:http
+ * server); the control API; and at the top the app, its one error handler and the dashboard's files, which put
+ * the rest together. A folder imports its own rank and those under it, never one above nor beside it.
+ */
+const HTTP = join(SRC, "http");
+const HTTP_RANK: Record<string, number> = {
+  errors: 0,
+  fast: 0,
+  shared: 1,
+  input: 2,
+  operations: 3,
+  entrance: 4,
+  traffic: 4,
+  server: 4,
+  control: 5,
+  app: 6,
+};
+/** The files at src/http's top that put the app together; the others there are shared by every folder. */
+const HTTP_APP = new Set(["app.ts", "error-handler.ts", "ui.ts"]);
+
+function httpFolderOf(file: string): string {
+  const path = relative(HTTP, file);
+  if (!path.includes("/")) return HTTP_APP.has(path) ? "app" : "shared";
+  return path.split("/")[0] as string;
+}
+
+describe("the layers inside src/http", () => {
+  const files = sourceFiles(HTTP);
+
+  it("ranks every folder of src/http", () => {
+    const folders = readdirSync(HTTP, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name).filter((name) => !(name in HTTP_RANK))).toEqual([]);
+    expect(httpFolderOf(join(HTTP, "route.ts"))).toBe("shared");
+    expect(httpFolderOf(join(HTTP, "error-handler.ts"))).toBe("app");
+  });
+
+  it("no folder imports one above it or beside it", () => {
+    const wrong: string[] = [];
+    for (const file of files)
+      for (const target of importsOf(file)) {
+        if (relative(HTTP, target).startsWith("..")) continue;
+        const [from, to] = [httpFolderOf(file), httpFolderOf(target)];
+        const above = (HTTP_RANK[to] as number) > (HTTP_RANK[from] as number);
+        const sideways = from !== to && HTTP_RANK[to] === HTTP_RANK[from];
+        if (above || sideways)
+          wrong.push(`${relative(HTTP, file)} (${from}) imports ${relative(HTTP, target)} (${to})`);
+      }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
+import { parseScenario, type Scenario } from "../../clients/play/scenario.js";
 import { OTHER_VARIABLES } from "../../config/other-variables.js";
 import { completeDefaults } from "../../config/project-defaults.js";
 import { ConfigError, readConfig, SETTINGS } from "../../config/settings.js";
@@ -9,7 +10,6 @@ import { metadataProblem } from "../../domain/events/metadata-check.js";
 import { checkProjectDocuments } from "../../domain/projects/load.js";
 import type { Project } from "../../domain/projects/project.js";
 import { ProjectRegistry } from "../../domain/projects/registry.js";
-import { parseScenario, type Scenario } from "../../http/journeys/scenario.js";
 import { systemClock } from "../../platform/clock.js";
 import { DEFAULT_FIXTURES_DIR } from "../../platform/fixtures.js";
 

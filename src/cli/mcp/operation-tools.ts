@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { projectKeyOf } from "../../clients/play/project-key.js";
 import { paramsOf } from "../../http/control/route-table.js";
-import { projectKeyOf } from "../../http/journeys/project-key.js";
-import { type ExampleIds, OPERATIONS, type Operation } from "../../http/operations/table.js";
+import type { ExampleIds } from "../../http/operations/row.js";
+import { OPERATIONS, type Operation } from "../../http/operations/table.js";
 import { expectOk, type ServerCall } from "../server-client.js";
 import type { JsonSchema } from "./json-schema.js";
 import { answerResult, type Tool, type ToolContext } from "./tool.js";
@@ -10,11 +11,11 @@ import { answerResult, type Tool, type ToolContext } from "./tool.js";
 const DEMO_IDS: ExampleIds = {
   campaign: "camp_demo_loyalty",
   location: "loc_demo_circle",
-  event: "cart_abandoned",
+  event: { name: "cart_abandoned" },
   tierStructure: "lts_d0000000000000001",
   incentive: "linc_d0000000000000101",
   customer: "ada@example.com",
-  n: 1,
+  n: 10_000,
 };
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

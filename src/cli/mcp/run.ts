@@ -1,7 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../clients/read-answer.js";
 import { SETTINGS } from "../../config/settings.js";
 import { variableOf } from "../../config/settings-table.js";
-import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
 import { type RunningServer, startServer } from "../../server.js";
 import type { McpCommand } from "./command.js";
 import { mcpServer } from "./server.js";

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CallFailed } from "../../http/journeys/calls.js";
-import { playScenario } from "../../http/journeys/player.js";
-import { projectKeyOf } from "../../http/journeys/project-key.js";
-import { parseScenario, type Scenario, shippedScenarios } from "../../http/journeys/scenario.js";
+import { CallFailed } from "../../clients/play/calls.js";
+import { playScenario } from "../../clients/play/player.js";
+import { projectKeyOf } from "../../clients/play/project-key.js";
+import { parseScenario, type Scenario, shippedScenarios } from "../../clients/play/scenario.js";
 import { expectOk, listed } from "../server-client.js";
 import { triggerTypes } from "../trigger/command.js";
 import { settledLine } from "../trigger/outbox-wait.js";

@@ -1,6 +1,6 @@
+import { CallFailed } from "../../clients/play/calls.js";
+import type { KeyPair } from "../../clients/play/project-key.js";
 import type { WEBHOOK_EVENT } from "../../domain/webhooks/types.js";
-import { CallFailed } from "../../http/journeys/calls.js";
-import type { KeyPair } from "../../http/journeys/project-key.js";
 import { callServer, expectOk, listed, type ServerAnswer, type ServerTarget } from "../server-client.js";
 
 /**

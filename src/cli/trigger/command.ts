@@ -1,7 +1,7 @@
+import { ANSWER_TIMEOUT_MS } from "../../clients/bounded-request.js";
 import { SETTINGS } from "../../config/settings.js";
 import { variableOf } from "../../config/settings-table.js";
 import { WEBHOOK_EVENT } from "../../domain/webhooks/types.js";
-import { ANSWER_TIMEOUT_MS } from "../../platform/bounded-request.js";
 import { type Command, HELP, helpOf, nearestName, parseCommand } from "../flags.js";
 import { answerBytesOf, baseUrlProblem, MAX_ANSWER_BYTES_FLAG } from "../untrusted-server.js";
 import { UsageError } from "../usage-error.js";

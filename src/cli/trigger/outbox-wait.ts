@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { said } from "../../http/journeys/calls.js";
+import { said } from "../../clients/play/calls.js";
 import { callServer, expectOk, listed, type ServerTarget } from "../server-client.js";
 
 /** How long trigger waits for the outbox to show the notification settled: past the longest delivery (10 s). */

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { CallFailed } from "../../clients/play/calls.js";
+import { projectKeyOf } from "../../clients/play/project-key.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../clients/read-answer.js";
 import { SETTINGS } from "../../config/settings.js";
 import { variableOf } from "../../config/settings-table.js";
 import { WEBHOOK_EVENT } from "../../domain/webhooks/types.js";
-import { CallFailed } from "../../http/journeys/calls.js";
-import { projectKeyOf } from "../../http/journeys/project-key.js";
-import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
 import type { ServerTarget } from "../server-client.js";
 import { CAUSES, CannotCause } from "./causes.js";
 import { type TriggerCommand, triggerTypes, unknownType } from "./command.js";

@@ -3,7 +3,7 @@ import { TargetUnusable } from "./exchange.js";
 /**
  * The target's call budget. A sandbox project allows 100 API calls an hour, shared with whatever else uses it; a
  * run makes fewer than 40. Each answer's `X-Rate-Limit-Remaining` says what is left, and the run stops, saying so,
- * before a call it could not finish the scenario with: a half-spent budget is better than a locked sandbox.
+ * before a call it could not finish the run with: a half-spent budget is better than a locked sandbox.
  */
 const MAX_CALLS = 40;
 
@@ -20,13 +20,13 @@ export class Budget {
     return this.#used;
   }
 
-  /** Before a call, with the calls the scenario still needs, this one included. */
+  /** Before a call, with the calls the run still needs, this one included. */
   spend(needed: number): void {
     if (this.#used >= MAX_CALLS)
       throw new BudgetExhausted(`the run made ${this.#used} calls to the target, the most one run may make`);
     if (this.#remaining !== undefined && this.#remaining < needed)
       throw new BudgetExhausted(
-        `the target allows ${this.#remaining} more calls now (X-Rate-Limit-Remaining) and the scenario needs ${needed}; stopped before using them up. Run again once its window resets.`,
+        `the target allows ${this.#remaining} more calls now (X-Rate-Limit-Remaining) and the run needs ${needed}; stopped before using them up. Run again once its window resets.`,
       );
     this.#used += 1;
   }

@@ -23,8 +23,9 @@ export const VERIFY: Command = {
     "verify (--config <file> | --replay <recording>) [--record <file>] [--json <file>] [--mock <url>] [--allow-writes] [--max-answer-bytes <n>]",
   ],
   about:
-    `Runs one scripted scenario of all ${OPERATION_COUNT} operations against the target of the config (your sandbox project)\n` +
-    "and against loyalty-mock (a fresh one in this process, or --mock <url>), and compares the answers step by step.",
+    `Calls all ${OPERATION_COUNT} operations, a plain call of each and its documented errors, against the target of the\n` +
+    "config (your sandbox project) and against loyalty-mock (a fresh one in this process, or --mock <url>), and\n" +
+    "compares the answers step by step.",
   flags: [
     { name: "config", value: "<file>", help: "the target (url) and the sandbox objects to use (JSON)" },
     {

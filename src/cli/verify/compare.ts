@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Normalized } from "./normalize.js";
 import { valueAt } from "./normalize.js";
-import type { Step } from "./scenario.js";
+import type { Step } from "./step.js";
 
 /**
  * The comparison of one step's two normalized answers. `target` is always the service the user pointed verify at

@@ -5,7 +5,7 @@ import { baseUrlProblem } from "../untrusted-server.js";
 
 /**
  * The config file of `loyalty-mock verify`: the target (the real service's sandbox project, or anything that speaks
- * its API), the target's objects the scenario uses, and optionally the mock side's. The secrets may stay out of the
+ * its API), the target's objects the steps use, and optionally the mock side's. The secrets may stay out of the
  * file: the environment variables of config/other-variables.ts fill what the file leaves out, and win over it, so a
  * CI job keeps them in its secret store.
  */
@@ -137,7 +137,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv, needTarget = tr
   if (!needTarget) return config;
   if (!target) throw new VerifyConfigError(`${file}: target: required (its url, at least)`);
   if (!objects)
-    throw new VerifyConfigError(`${file}: objects: required (the target's objects the scenario uses)`);
+    throw new VerifyConfigError(`${file}: objects: required (the target's objects the steps use)`);
   const appId = secretOf(env, "targetAppId") || target.app_id;
   const appToken = secretOf(env, "targetAppToken") || target.app_token;
   if (!appId || !appToken)

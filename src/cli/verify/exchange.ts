@@ -1,7 +1,7 @@
-import { NoAnswer, type RawAnswer, requestBounded } from "../../platform/bounded-request.js";
-import { checkDepth, ExchangeFailed } from "../../platform/read-answer.js";
+import { NoAnswer, type RawAnswer, requestBounded } from "../../clients/bounded-request.js";
+import { checkDepth, ExchangeFailed } from "../../clients/read-answer.js";
 import type { Side } from "./config.js";
-import type { StepRequest } from "./scenario.js";
+import type { StepRequest } from "./step.js";
 
 /** An answer as the command keeps it: the status, the headers a client reads, and the parsed body. */
 export interface Answer {

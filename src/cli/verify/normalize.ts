@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Objects } from "./config.js";
 import type { Answer } from "./exchange.js";
 import { Redactor } from "./redact.js";
-import type { Step, StepRequest } from "./scenario.js";
+import type { Step, StepRequest } from "./step.js";
 
 /**
  * Answers with what changes from call to call, side to side and run to run taken out, so that two answers (or an

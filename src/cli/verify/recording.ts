@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { MAX_ANSWER_DEPTH, nestedDeeper } from "../../clients/read-answer.js";
 import type { OperationName } from "../../http/operations/table.js";
-import { MAX_ANSWER_DEPTH, nestedDeeper } from "../../platform/read-answer.js";
 import { VerifyConfigError } from "./config.js";
 import type { Normalized } from "./normalize.js";
 import { writePrivate } from "./output-files.js";
-import type { RunInputs, StepRequest } from "./scenario.js";
+import type { RunInputs, StepRequest } from "./step.js";
 
 /**
  * A recording: the target's side of one run, normalized (its ids by name, times, tokens and request ids masked,
@@ -48,13 +48,9 @@ const schema = z.object({
   recorded_with: z.string(),
   target: z.string(),
   allow_writes: z.boolean(),
-  inputs: z.object({
-    run: z.string(),
-    memberSourceId: z.string(),
-    eventSourceId: z.string(),
-    tierName: z.string(),
-    tierPoints: z.number(),
-  }),
+  // A recording of 0.11 or earlier also holds its two customers and its tier's name, which a step now derives from
+  // the run's name: read and left.
+  inputs: z.object({ run: z.string(), tierPoints: z.number() }),
   exchanges: z.array(
     z.object({
       step: z.string(),
@@ -91,5 +87,20 @@ export function readRecording(file: string): Recording {
       `${file} is not a verify recording: ${issue?.path.join(".") || "(the file)"}: ${issue?.message}`,
     );
   }
-  return parsed.data as Recording;
+  const recording = parsed.data as Recording;
+  for (const exchange of recording.exchanges) exchange.step = RENAMED.get(exchange.step) ?? exchange.step;
+  return recording;
 }
+
+/**
+ * Success steps are named by their operation since 0.12; a recording made before calls them as it did, and is
+ * read as if it were new (the requests and answers are the same calls').
+ */
+const RENAMED: ReadonlyMap<string, OperationName> = new Map<string, OperationName>([
+  ["token-api", "generateToken"],
+  ["location", "getLocation"],
+  ["member-new-customer", "addMember"],
+  ["event", "trackEvent"],
+  ["tier", "createTier"],
+  ["incentive-delete", "deleteIncentive"],
+]);

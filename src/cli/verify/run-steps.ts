@@ -2,11 +2,11 @@ import { compareAnswers } from "./compare.js";
 import { type VerifyConfig, VerifyConfigError } from "./config.js";
 import { TargetUnusable } from "./exchange.js";
 import type { Normalized } from "./normalize.js";
-import { type Played, type Player, play } from "./play.js";
 import type { RecordedExchange, Recording } from "./recording.js";
 import { type StepResult, WRITES } from "./report.js";
-import type { Step } from "./scenario.js";
-import { SCENARIO } from "./steps.js";
+import { type RunSide, type Sent, sendStep } from "./send-step.js";
+import type { Step } from "./step.js";
+import { isTokenStep, STEPS } from "./steps.js";
 
 /** What a run plays: the config, the recording of a replay, and whether the writing steps run. */
 export interface Plan {
@@ -17,7 +17,7 @@ export interface Plan {
 
 /** A key pair refused on the first step is the config's fault, not a difference: every later step would differ. */
 function refusedKey(step: Step, side: string, status: number, live: boolean): void {
-  if (live && step.name === "token-api" && status === 401)
+  if (live && isTokenStep(step) && status === 401)
     throw new VerifyConfigError(
       `${side} refused the key pair (401 to the token request): check its app_id and app_token (or their variables)`,
     );
@@ -35,18 +35,25 @@ function openEndedTier(
   live: boolean,
 ): void {
   const body = answer.body as { key?: unknown; details?: unknown } | null;
-  if (!live || step.name !== "tier" || answer.status !== 403 || body?.key !== "tier_range_overlap") return;
+  if (
+    !live ||
+    !step.success ||
+    step.operation !== "createTier" ||
+    answer.status !== 403 ||
+    body?.key !== "tier_range_overlap"
+  )
+    return;
   throw new VerifyConfigError(
     `${side}'s tier_structure_id has an open-ended POINTS tier, which overlaps the tier verify adds (${String(body.details)}): ` +
       "name a structure whose POINTS tiers all have a max_value",
   );
 }
 
-/** The scenario, step by step; each target answer goes into `recorded` as it comes. */
+/** The run, step by step; each target answer goes into `recorded` as it comes. */
 export async function runSteps(
   plan: Plan,
-  target: Player | undefined,
-  mock: Player,
+  target: RunSide | undefined,
+  mock: RunSide,
   results: StepResult[],
   recorded: RecordedExchange[],
 ): Promise<void> {
@@ -57,8 +64,8 @@ export async function runSteps(
     const exchange = recordedAs(step.name);
     return !exchange ? "not in the recording" : exchange.skipped ? "skipped when recorded" : undefined;
   };
-  const runs = SCENARIO.map((step) => skipReason(step) === undefined);
-  for (const [index, step] of SCENARIO.entries()) {
+  const runs = STEPS.map((step) => skipReason(step) === undefined);
+  for (const [index, step] of STEPS.entries()) {
     const base = { name: step.name, operation: step.operation };
     const skipped = skipReason(step);
     if (skipped !== undefined) {
@@ -67,11 +74,11 @@ export async function runSteps(
       continue;
     }
     const needed = runs.slice(index).filter(Boolean).length;
-    const fromTarget: Partial<Played> = target
-      ? await play(target, step, needed)
+    const fromTarget: Partial<Sent> = target
+      ? await sendStep(target, step, needed)
       : (recordedAs(step.name) ?? {});
     if (!fromTarget.answer) throw new VerifyConfigError(`the recording has no answer for step ${step.name}`);
-    const fromMock = await play(mock, step, needed);
+    const fromMock = await sendStep(mock, step, needed);
     refusedKey(step, "the target", fromTarget.answer.status, plan.recording === undefined);
     refusedKey(step, "the mock", fromMock.answer.status, true);
     openEndedTier(step, "the target", fromTarget.answer, plan.recording === undefined);
@@ -103,7 +110,7 @@ export async function runSteps(
  * the step's redirect in the report.
  */
 function redirectedToken(step: Step, side: string, answer: Normalized, live: boolean): void {
-  if (!live || step.name !== "token-api" || answer.status < 300 || answer.status >= 400) return;
+  if (!live || !isTokenStep(step) || answer.status < 300 || answer.status >= 400) return;
   const location = Object.hasOwn(answer.headers, "location") ? answer.headers.location : "(no Location)";
   throw new TargetUnusable(
     `${side} answered the token request with a redirect (${answer.status} to ${location}); verify follows no redirect, so that its key pair goes nowhere else: if the service moved, point the config at its new address`,

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../clients/read-answer.js";
 import { type RunningServer, startServer } from "../../server.js";
 import { Budget } from "./budget.js";
 import type { VerifyCommand } from "./command.js";
@@ -12,7 +12,6 @@ import {
 } from "./config.js";
 import { TargetUnusable } from "./exchange.js";
 import { checkOutputs } from "./output-files.js";
-import { playerOf } from "./play.js";
 import {
   RECORDING_FORMAT,
   type RecordedExchange,
@@ -23,7 +22,8 @@ import {
 import { Redactor } from "./redact.js";
 import { type Report, reportOf, type Sides, type StepResult, table, writeReport } from "./report.js";
 import { type Plan, runSteps } from "./run-steps.js";
-import { runInputs } from "./scenario.js";
+import { runSideOf } from "./send-step.js";
+import { runInputs } from "./step.js";
 
 /** Where the command writes, and what it reads besides its flags: given by the bin, or by a test. */
 export interface VerifyIo {
@@ -136,8 +136,8 @@ export async function runVerify(command: VerifyCommand, io: VerifyIo): Promise<n
   const target =
     plan.recording || !targetSide
       ? undefined
-      : playerOf("the target", targetSide, inputs, limits, secrets, new Budget());
-  const mock = playerOf("the mock", mockSide, inputs, limits, secrets);
+      : runSideOf("the target", targetSide, inputs, limits, secrets, new Budget());
+  const mock = runSideOf("the mock", mockSide, inputs, limits, secrets);
   const run: Outcome = {
     command,
     io,

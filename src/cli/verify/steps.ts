@@ -1,15 +1,72 @@
-import type { OperationName } from "../../http/operations/table.js";
-import type { Step } from "./scenario.js";
-
-/** A step as written under its operation, which the scenario adds. */
-type OperationStep = Omit<Step, "operation">;
+import type { ExampleIds } from "../../http/operations/row.js";
+import { OPERATIONS, type Operation, type OperationName, operation } from "../../http/operations/table.js";
+import { filledPath } from "../../http/route.js";
+import type { Objects } from "./config.js";
+import { customerOf, type RunInputs, type Step, type StepRequest } from "./step.js";
 
 /**
- * The one scripted scenario of `loyalty-mock verify`: every operation of the table, each with a success and a documented
- * error, in an order that works on a fresh sandbox project and again on the next run. The incentive deleted is the
- * first of the config's list still there. 16 steps, a few more calls when earlier runs deleted incentives: well
- * under the 40 calls a run may make.
+ * The steps of `loyalty-mock verify`: every operation of the table, in the table's order, each
+ * with its success step (its row's example call, made from the side's objects and the run's new values, so a new
+ * row has one with nothing written here) and the documented errors written below, in an order that works on a
+ * fresh sandbox project and again on the next run. The incentive deleted is the first of the config's list still
+ * there. A call a step, a few more when earlier runs deleted incentives: well under the 40 calls a run may make.
  */
+
+/** The ids a side's example call of an operation is made from: its objects, and what the run makes new. */
+function idsOf(objects: Objects, inputs: RunInputs, name: OperationName, incentive: string): ExampleIds {
+  return {
+    campaign: objects.loyalty_campaign_id,
+    location: objects.location_id,
+    event: { name: objects.custom_event.name, metadata: objects.custom_event.metadata },
+    tierStructure: objects.tier_structure_id,
+    incentive,
+    customer: customerOf(inputs, name),
+    n: inputs.tierPoints,
+  };
+}
+
+/** The credentials a row takes in its plain call: the key pair, and the bearer token with it for v2. */
+const credentialsOf = (row: Operation) => (row.auth.v2 ? "key+bearer" : "key");
+
+/** A row's example call as a step sends it; `ids` may change the example's ids, `body` its body. */
+function exampleRequest(
+  row: Operation,
+  ids: ExampleIds,
+  body: (sent: Record<string, unknown>) => Record<string, unknown> = (sent) => sent,
+): StepRequest {
+  const call = row.example(ids);
+  const sent = call.body === undefined ? undefined : body(call.body as Record<string, unknown>);
+  return {
+    method: row.method,
+    path: filledPath(row.path, call.params),
+    credentials: credentialsOf(row),
+    ...(sent !== undefined && row.body === "form" && { form: sent as Record<string, string> }),
+    ...(sent !== undefined && row.body === "json" && { json: sent }),
+  };
+}
+
+/**
+ * What a success step compares beyond the status, the shape and the headers, where the service's answer is known
+ * to hold it: the values it echoes from the request (answer path: request path), each judged per side against
+ * what that side sent, and the values it answers alike on any project. Knowledge of the real service, not of the
+ * row: a row without an entry is compared by status, shape and headers.
+ */
+const COMPARED: { readonly [N in OperationName]?: Pick<Step, "echo" | "values"> } = {
+  generateToken: { echo: { scope: "scope" }, values: ["token_type", "expires_in"] },
+  addMember: {
+    values: ["object", "type", "campaign_id", "is_referral_code", "publish.object", "publish.count"],
+  },
+  getLocation: { values: ["id", "object"] },
+  trackEvent: {
+    echo: { type: "event", metadata: "metadata", "customer.source_id": "customer.source_id" },
+    values: ["object", "customer.object", "referral", "loyalty"],
+  },
+  createTier: {
+    echo: { name: "name", qualification_rules: "qualification_rules", metadata: "metadata" },
+    values: ["object", "tier_structure_id", "downgrade", "updated_at"],
+  },
+  deleteIncentive: { values: ["id", "object", "status"] },
+};
 
 /** Ids no project holds, in each resource's own shape. */
 const UNKNOWN = {
@@ -19,191 +76,110 @@ const UNKNOWN = {
   event: "verify_unknown_event",
 };
 
-const members = (campaign: string) => `/v1/loyalties/${encodeURIComponent(campaign)}/members`;
-const tiers = (structure: string) => `/v2/loyalties/tier-structures/${encodeURIComponent(structure)}/tiers`;
-const tierBody = (name: string, min: number, max: number) => ({
-  name,
-  qualification_rules: { type: "POINTS", min_value: min, max_value: max },
-  metadata: { source: "loyalty-mock verify" },
-});
+/** An error step: a row's example call with something wrong in it, in the example's own terms. */
+type ErrorStep = Omit<Step, "operation" | "success">;
+
+function wrong(
+  name: OperationName,
+  step: string,
+  change: {
+    ids?: (ids: ExampleIds) => Partial<ExampleIds>;
+    body?: (sent: Record<string, unknown>) => Record<string, unknown>;
+    credentials?: StepRequest["credentials"];
+  },
+): ErrorStep {
+  const row = operation(name);
+  return {
+    name: step,
+    writes: false,
+    request: (o, i, incentive) => {
+      const ids = idsOf(o, i, name, incentive);
+      const sent = exampleRequest(row, { ...ids, ...change.ids?.(ids) }, change.body);
+      return change.credentials ? { ...sent, credentials: change.credentials } : sent;
+    },
+  };
+}
+
+const rules = (body: Record<string, unknown>) => body.qualification_rules as { min_value: number };
 
 /**
- * The steps of each operation of the table, keyed by its name: a row without its steps fails the type checker, and
- * test/api/operation-table.test.ts asks each for at least one. Run in the order written.
+ * The documented errors of each operation, after its success step: what the service's reference says it refuses
+ * and with what. Written by hand, as no row says how its operation fails; each is the row's example call with one
+ * thing wrong, so it follows the row.
  */
-const STEPS: { readonly [N in OperationName]: readonly OperationStep[] } = {
+const ERRORS: { readonly [N in OperationName]?: readonly ErrorStep[] } = {
   generateToken: [
-    {
-      name: "token-api",
-      writes: false,
-      request: () => ({
-        method: "POST",
-        path: "/v1/oauth/token",
-        credentials: "key",
-        form: { grant_type: "client_credentials", scope: "api" },
-      }),
-      echo: { scope: "scope" },
-      values: ["token_type", "expires_in"],
-    },
-    {
-      name: "token-comma-scope",
-      writes: false,
-      request: () => ({
-        method: "POST",
-        path: "/v1/oauth/token",
-        credentials: "key",
-        form: { grant_type: "client_credentials", scope: "api,loyalties" },
-      }),
-    },
+    wrong("generateToken", "token-comma-scope", { body: (sent) => ({ ...sent, scope: "api,loyalties" }) }),
   ],
   getLocation: [
-    {
-      name: "location",
-      writes: false,
-      request: (o) => ({ method: "GET", path: `/v1/locations/${o.location_id}`, credentials: "key" }),
-      values: ["id", "object"],
-    },
-    {
-      name: "location-unknown",
-      writes: false,
-      request: () => ({ method: "GET", path: `/v1/locations/${UNKNOWN.location}`, credentials: "key" }),
-    },
-    {
-      name: "location-no-credentials",
-      writes: false,
-      request: (o) => ({ method: "GET", path: `/v1/locations/${o.location_id}`, credentials: "none" }),
-    },
+    wrong("getLocation", "location-unknown", { ids: () => ({ location: UNKNOWN.location }) }),
+    wrong("getLocation", "location-no-credentials", { credentials: "none" }),
   ],
   addMember: [
-    {
-      name: "member-new-customer",
-      writes: true,
-      request: (o, i) => ({
-        method: "POST",
-        path: members(o.loyalty_campaign_id),
-        credentials: "key",
-        json: { customer: { source_id: i.memberSourceId } },
-      }),
-      values: ["object", "type", "campaign_id", "is_referral_code", "publish.object", "publish.count"],
-    },
-    {
-      name: "member-same-customer",
-      writes: true,
-      request: (o, i) => ({
-        method: "POST",
-        path: members(o.loyalty_campaign_id),
-        credentials: "key",
-        json: { customer: { source_id: i.memberSourceId } },
-      }),
-    },
-    {
-      name: "member-unknown-campaign",
-      writes: false,
-      request: (_o, i) => ({
-        method: "POST",
-        path: members(UNKNOWN.campaign),
-        credentials: "key",
-        json: { customer: { source_id: i.memberSourceId } },
-      }),
-    },
+    // The success step's customer again: she holds a card of the program already.
+    { ...wrong("addMember", "member-same-customer", {}), writes: true },
+    wrong("addMember", "member-unknown-campaign", { ids: () => ({ campaign: UNKNOWN.campaign }) }),
   ],
   trackEvent: [
-    {
-      name: "event",
-      writes: true,
-      request: (o, i) => ({
-        method: "POST",
-        path: "/v1/events",
-        credentials: "key",
-        json: {
-          event: o.custom_event.name,
-          customer: { source_id: i.eventSourceId },
-          metadata: o.custom_event.metadata,
-        },
-      }),
-      echo: { type: "event", metadata: "metadata", "customer.source_id": "customer.source_id" },
-      values: ["object", "customer.object", "referral", "loyalty"],
-    },
-    {
-      name: "event-unknown-name",
-      writes: false,
-      request: (_o, i) => ({
-        method: "POST",
-        path: "/v1/events",
-        credentials: "key",
-        json: { event: UNKNOWN.event, customer: { source_id: i.eventSourceId } },
-      }),
-    },
+    wrong("trackEvent", "event-unknown-name", {
+      ids: () => ({ event: { name: UNKNOWN.event } }),
+    }),
   ],
   createTier: [
-    {
-      name: "tier",
-      writes: true,
-      request: (o, i) => ({
-        method: "POST",
-        path: tiers(o.tier_structure_id),
-        credentials: "key+bearer",
-        json: tierBody(i.tierName, i.tierPoints, i.tierPoints),
+    wrong("createTier", "tier-max-below-min", {
+      body: (sent) => ({
+        ...sent,
+        qualification_rules: { ...rules(sent), max_value: rules(sent).min_value - 1 },
       }),
-      echo: { name: "name", qualification_rules: "qualification_rules", metadata: "metadata" },
-      values: ["object", "tier_structure_id", "downgrade", "updated_at"],
-    },
-    {
-      name: "tier-max-below-min",
-      writes: false,
-      request: (o, i) => ({
-        method: "POST",
-        path: tiers(o.tier_structure_id),
-        credentials: "key+bearer",
-        json: tierBody(i.tierName, i.tierPoints, i.tierPoints - 1),
-      }),
-    },
-    {
-      name: "tier-unknown-structure",
-      writes: false,
-      request: (_o, i) => ({
-        method: "POST",
-        path: tiers(UNKNOWN.tierStructure),
-        credentials: "key+bearer",
-        json: tierBody(i.tierName, i.tierPoints, i.tierPoints),
-      }),
-    },
-    {
-      // To a structure that does not exist: should the service take the key pair alone, nothing is written.
-      name: "tier-without-bearer",
-      writes: false,
-      request: (_o, i) => ({
-        method: "POST",
-        path: tiers(UNKNOWN.tierStructure),
-        credentials: "key",
-        json: tierBody(i.tierName, i.tierPoints, i.tierPoints),
-      }),
-    },
+    }),
+    wrong("createTier", "tier-unknown-structure", { ids: () => ({ tierStructure: UNKNOWN.tierStructure }) }),
+    // To a structure that does not exist: should the service take the key pair alone, nothing is written.
+    wrong("createTier", "tier-without-bearer", {
+      ids: () => ({ tierStructure: UNKNOWN.tierStructure }),
+      credentials: "key",
+    }),
   ],
   deleteIncentive: [
-    {
-      name: "incentive-delete",
-      writes: true,
-      request: (_o, _i, incentiveId) => ({
-        method: "DELETE",
-        path: `/v2/loyalties/incentives/${incentiveId}`,
-        credentials: "key+bearer",
-      }),
-      values: ["id", "object", "status"],
-      triesIncentives: true,
-    },
-    {
-      name: "incentive-malformed-id",
-      writes: false,
-      request: () => ({
-        method: "DELETE",
-        path: "/v2/loyalties/incentives/not-an-incentive",
-        credentials: "key+bearer",
-      }),
-    },
+    wrong("deleteIncentive", "incentive-malformed-id", { ids: () => ({ incentive: "not-an-incentive" }) }),
   ],
 };
 
-export const SCENARIO: readonly Step[] = Object.entries(STEPS).flatMap(([operation, steps]) =>
-  steps.map((step) => ({ ...step, operation: operation as OperationName })),
-);
+/** Ids that differ in every field from any a call is made with: what a row's example does with each shows. */
+const PROBE: ExampleIds = {
+  campaign: "probe_campaign",
+  location: "probe_location",
+  event: { name: "probe_event" },
+  tierStructure: "probe_structure",
+  incentive: "probe_incentive",
+  customer: "probe_customer",
+  n: 1,
+};
+
+/** Whether a row's example call names the incentive it is given: a writing one uses it up (deletes it). */
+const usesIncentive = (row: Operation) =>
+  JSON.stringify(row.example(PROBE)) !== JSON.stringify(row.example({ ...PROBE, incentive: "probe_other" }));
+
+/**
+ * A row's success step: its example call. It writes unless it is a GET or the token request (the one row no token
+ * opens, whose token the later steps use). One that uses an incentive up tries the config's list in order.
+ */
+function successStep(row: Operation): Step {
+  const writes = row.method !== "GET" && row.auth.acceptsToken;
+  return {
+    name: row.name,
+    operation: row.name,
+    success: true,
+    writes,
+    request: (o, i, incentive) => exampleRequest(row, idsOf(o, i, row.name, incentive)),
+    ...COMPARED[row.name],
+    ...(writes && usesIncentive(row) && { triesIncentives: true as const }),
+  };
+}
+
+/** The step whose answer holds the token of the run (the v2 steps send it): the token request's success step. */
+export const isTokenStep = (step: Step) => step.success && !operation(step.operation).auth.acceptsToken;
+
+export const STEPS: readonly Step[] = OPERATIONS.flatMap((row) => [
+  successStep(row),
+  ...(ERRORS[row.name] ?? []).map((step) => ({ ...step, operation: row.name, success: false })),
+]);

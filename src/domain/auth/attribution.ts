@@ -20,7 +20,19 @@ function tokenOf(presented: PresentedToken | undefined): string | undefined {
   return presented !== undefined && "value" in presented ? presented.value : undefined;
 }
 
+/**
+ * A request's attribution, decided once and kept on its credentials (read once per request,
+ * http/operations/credentials.ts): the request's id (with a seed), the journal, the fault rules and the rate limit
+ * all ask, and get the same answer. Authentication is another question (whether the row's policy lets the call
+ * in, judged against the world when the handler runs), asked by requireAuth.
+ */
 export function attribute(registry: ProjectRegistry, credentials: Credentials): Attribution | undefined {
+  if (credentials.attribution === undefined)
+    credentials.attribution = attributionOf(registry, credentials) ?? null;
+  return credentials.attribution ?? undefined;
+}
+
+function attributionOf(registry: ProjectRegistry, credentials: Credentials): Attribution | undefined {
   const { appId } = credentials;
   const byKey = appId === undefined ? undefined : registry.projectForAppId(appId);
   if (byKey && appId !== undefined) {

@@ -20,6 +20,8 @@ export interface Credentials {
   ip?: string | undefined;
   /** The X-App-Token's digest, filled in by the first comparison (see secrets.ts), so a request hashes it once. */
   appTokenDigest?: Buffer;
+  /** The project the request is about, filled in by attribute() (attribution.ts) when first asked; null: none. */
+  attribution?: { project: Project; verified: boolean } | null | undefined;
 }
 
 /**

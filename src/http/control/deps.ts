@@ -1,4 +1,5 @@
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
+import type { ScenarioPlayer } from "./demo/plays.js";
 
 export interface ControlDeps {
   registry: ProjectRegistry;
@@ -9,4 +10,6 @@ export interface ControlDeps {
   adminToken?: string | undefined;
   /** When the server started (epoch ms, wall clock), for the health check's uptime. */
   startedAt: number;
+  /** What plays the shipped scenarios (the Play button); without one, none is listed or played. */
+  player?: ScenarioPlayer | undefined;
 }

@@ -1,6 +1,6 @@
+import type { Response } from "express";
 import type { ZodError } from "zod";
 import { ApiError, apiError, ERRORS } from "../../domain/errors.js";
-import type { RealOperation } from "../operations/real-operations.js";
 
 /**
  * The errors only the HTTP layer meets (a path or method the API lacks, a body or head it cannot read, a client
@@ -34,6 +34,12 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
   return body;
 }
 
+/** Writes an ApiError as the service's error object: the one error handler's answer, and a fault rule's. */
+export function sendError(res: Response, error: ApiError, requestId: string): void {
+  if (error.headers) res.set(error.headers);
+  res.status(error.status).json(errorBody(error, requestId));
+}
+
 export function routeNotFound(method: string, path: string): ApiError {
   return apiError("not_found", {
     details: `Cannot ${method} ${path}: no such endpoint`,
@@ -41,7 +47,7 @@ export function routeNotFound(method: string, path: string): ApiError {
 }
 
 /** "A or B", "A, B or C": how the documented 405 lists the methods (`Did you mean GET or POST?`). */
-function either(words: readonly string[]): string {
+export function either(words: readonly string[]): string {
   return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }
 
@@ -56,12 +62,6 @@ export function methodNotAllowed(method: string, allowed: readonly string[]): Ap
     details: `${method} is not supported by this endpoint. Did you mean ${either(allowed.filter((m) => m !== "HEAD"))}?`,
     headers: { Allow: allowed.join(", ") },
   });
-}
-
-/** An operation of the real service that this stand-in does not emulate; details name it (or its look-alikes). */
-export function notEmulated(operations: readonly RealOperation[]): ApiError {
-  const named = operations.map((op) => `${op.method} ${op.path} (${op.name})`);
-  return apiError("not_emulated", { details: `${either(named)} is not emulated by loyalty-mock` });
 }
 
 /** errors.mdx, 406: "unable to produce a response in a format specified by the Accept header". */

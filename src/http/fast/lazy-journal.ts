@@ -8,7 +8,7 @@ import type { JournalEntry, JournalRecord, RequestJournal } from "../../emulatio
  *
  * The record is one object holding what the filters read (time, method, path, operation, status) and the
  * materials, with no reference to the request or response, which would otherwise keep their socket's buffers
- * alive for as long as the entry stays in the ring (http/traffic/journal.ts builds it).
+ * alive for as long as the entry stays in the ring (http/traffic/journal-request.ts builds it).
  */
 export function keepUnbuilt(journal: RequestJournal, record: JournalRecord, capacity: number): void {
   journal.recordLazily(record, capacity);

@@ -51,6 +51,7 @@ class RequestCredentials implements Credentials {
   readonly bearer: PresentedToken | undefined;
   readonly serviceOAuth: PresentedToken | undefined;
   appTokenDigest?: Buffer;
+  attribution: Credentials["attribution"] = undefined;
   readonly #req: Request;
 
   constructor(req: Request) {

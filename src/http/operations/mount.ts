@@ -4,12 +4,12 @@ import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { NotificationCause } from "../../domain/webhooks/envelope.js";
 import type { Notify } from "../../domain/webhooks/notification.js";
 import { getInput, nameOperation, recheckedAuth, requestIdOf } from "../context.js";
-import { notAcceptable, notEmulated } from "../errors/http-errors.js";
+import { notAcceptable } from "../errors/http-errors.js";
 import { formBody, jsonBody } from "../input/body.js";
 import { validate } from "../input/validate.js";
 import { route } from "../route.js";
-import { requireAuth } from "./authenticate.js";
-import { realOperationsFor } from "./real-operations.js";
+import { notEmulated, realOperationsFor } from "./real-operations.js";
+import { requireAuth } from "./require-auth.js";
 import { OPERATIONS, type Operation } from "./table.js";
 
 /**

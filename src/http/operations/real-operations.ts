@@ -1,4 +1,6 @@
 import type { Request } from "express";
+import { type ApiError, apiError } from "../../domain/errors.js";
+import { either } from "../errors/http-errors.js";
 import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
 import { ANNOUNCED_OPERATIONS, LOYALTY_V2_GA_OPERATIONS } from "./loyalty-v2-ga.js";
 
@@ -276,4 +278,10 @@ function matchingIn(index: Index, method: string, segments: readonly string[]): 
   return matching
     .filter((template) => template.literals === best)
     .map(({ method: verb, path, name }) => ({ method: verb, path, name }));
+}
+
+/** An operation of the real service that this stand-in does not emulate; details name it (or its look-alikes). */
+export function notEmulated(operations: readonly RealOperation[]): ApiError {
+  const named = operations.map((op) => `${op.method} ${op.path} (${op.name})`);
+  return apiError("not_emulated", { details: `${either(named)} is not emulated by loyalty-mock` });
 }

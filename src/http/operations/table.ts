@@ -1,99 +1,23 @@
 import { z } from "zod";
-import type { AuthContext, AuthPolicy } from "../../domain/auth/authenticate.js";
 import { issueToken } from "../../domain/auth/tokens.js";
 import { eventResponse, trackEvent, trackEventBodySchema } from "../../domain/events/track-event.js";
 import { deleteIncentive } from "../../domain/incentives/delete-incentive.js";
 import { assignCard, assignCardBodySchema } from "../../domain/members/assign-card.js";
-import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { hexId } from "../../domain/shared/schema-parts.js";
 import { createTier, tierAnswer, tierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
-import type { Notify } from "../../domain/webhooks/notification.js";
-import type { HttpMethod } from "../route.js";
+import { auth, type OperationRow, type RawInput, row } from "./row.js";
 
 /**
  * The operations, one row each, in the spirit of stripe-mock's single route table: a row holds everything about
- * its operation (name, title, method, path, credentials and scopes, body, input, use case). The mount
- * (operations/mount.ts), authentication, the control API's list of operations, the help texts' count, the verify
- * scenario, the generated-input (fuzz) targets and the benchmark scenarios all read it. Adding an operation is one
- * row here, one use case in the domain, its fixtures and its tests; docs/internals/adding-an-operation.md lists
- * every file, and test/api/operation-table.test.ts fails until each knows the row.
+ * its operation (row.ts says what): name, title, method, path, credentials and scopes, body, input, use case, a
+ * plain successful call of it and the dashboard's sentence for one. The mount (operations/mount.ts),
+ * authentication, the journal's names, the control API's list of operations, the dashboard's activity, the help
+ * texts' count, verify's success steps, the benchmark's workloads, play's calls, the generated-input (fuzz)
+ * targets and the docs' generated tables (`npm run docs:operations`) all read it. Adding an operation is one row
+ * here, one use case in the domain, its tests and its docs: docs/internals/adding-an-operation.md lists every
+ * file, and test/slow/adding-an-operation.test.ts adds a row in a copy of the project to prove the list.
  */
-
-/** How the operation reads a body: JSON (415 for another type), a form (the token endpoint), or none at all. */
-type BodyKind = "json" | "form" | "none";
-
-/** What a handler has once the request is authenticated and its input parsed. */
-export interface Call<Input> {
-  registry: ProjectRegistry;
-  auth: AuthContext;
-  input: Input;
-  /** Hands the notifications the operation caused to the webhooks (only ever called on success). */
-  notify: Notify;
-}
-
-/**
- * What an example call is built from: records a project holds (the demo's, a bench project's, a sandbox's), by id,
- * and a number a caller changes between calls wherever a call creates what must not exist yet.
- */
-export interface ExampleIds {
-  campaign: string;
-  location: string;
-  /** An event type the project's schemas accept with no metadata required. */
-  event: string;
-  tierStructure: string;
-  incentive: string;
-  /** A customer's source id. */
-  customer: string;
-  n: number;
-}
-
-/** A plain successful call of an operation: its path parameters and its body (a form's fields for a form). */
-interface ExampleCall {
-  params: Readonly<Record<string, string>>;
-  body?: unknown;
-}
-
-interface OperationRow<Input> {
-  /** What people call it: the dashboard's lists and forms, the journal's sentences. */
-  title: string;
-  method: HttpMethod;
-  /** The path as the contract writes it, `{name}` for a parameter. */
-  path: string;
-  auth: AuthPolicy;
-  body: BodyKind;
-  /**
-   * The body holds 64-bit integers (the tier rules' min_value and max_value): integers past 2^53 are read exactly,
-   * as bigints, rather than rounded as JSON.parse rounds them (platform/exact-json.ts). Only these bodies pay for it.
-   */
-  exactIntegers?: boolean;
-  /**
-   * Parses `{ params, body }` once, at the edge (400 invalid_payload with the property in `details`). Absent where
-   * there is nothing to check beyond the path: the operation then gets the raw params and body.
-   */
-  input?: z.ZodType<Input>;
-  /** The use case and the response shaper: what the handler answers with on success. */
-  run(call: Call<Input>): unknown;
-  /** The client side: a plain call of it that succeeds, for the clients and tests that call every operation. */
-  example(ids: ExampleIds): ExampleCall;
-}
-
-export type Operation = OperationRow<unknown> & { name: OperationName };
-
-/** Rows are typed one by one, so that each row's input schema and use case agree. */
-function row<Input>(definition: OperationRow<Input>): OperationRow<Input> {
-  return definition;
-}
-
-/** Most operations accept a token too; the token endpoint takes the key pair only. */
-function auth(scopes: readonly string[], extra: Partial<AuthPolicy> = {}): AuthPolicy {
-  return { acceptsToken: true, acceptsServiceOAuth: false, v2: false, scopes, ...extra };
-}
-
-interface RawInput {
-  params: Record<string, string>;
-  body: unknown;
-}
 
 const TABLE = {
   generateToken: row<RawInput>({
@@ -108,6 +32,10 @@ const TABLE = {
       return issueToken(registry, project, key, (input.body ?? {}) as Record<string, unknown>);
     },
     example: () => ({ params: {}, body: { grant_type: "client_credentials", scope: "api" } }),
+    sentence: ({ ok, body, answer, refusal }) =>
+      ok
+        ? `The app got an access token (scope ${String(answer.scope ?? body.scope ?? "")})`
+        : `A token request was refused: ${refusal}`,
   }),
   addMember: row({
     title: "Assign a loyalty card",
@@ -125,6 +53,14 @@ const TABLE = {
       params: { campaignId: ids.campaign },
       body: { customer: { source_id: ids.customer } },
     }),
+    sentence: ({ ok, params, body, answer, project, refusal, customer }) => {
+      const who = customer(body.customer);
+      const id = params.campaignId ?? "";
+      const program = project.campaigns.find(id)?.name ?? id;
+      return ok
+        ? `${who} joined ${program} with card ${String(answer.code ?? "")}`
+        : `${who} could not join ${program}: ${refusal}`;
+    },
   }),
   getLocation: row<RawInput>({
     title: "Get a location",
@@ -134,6 +70,12 @@ const TABLE = {
     body: "none",
     run: ({ auth: { project }, input }) => project.locations.get(String(input.params.locationId)),
     example: (ids) => ({ params: { locationId: ids.location } }),
+    sentence: ({ ok, params, project, refusal }) => {
+      const id = params.locationId ?? "";
+      return ok
+        ? `The app looked up the location ${project.locations.find(id)?.name ?? id}`
+        : `Looking up the location ${id} failed: ${refusal}`;
+    },
   }),
   trackEvent: row({
     title: "Custom event",
@@ -147,7 +89,23 @@ const TABLE = {
       notify(notifications);
       return eventResponse(event, customer);
     },
-    example: (ids) => ({ params: {}, body: { event: ids.event, customer: { source_id: ids.customer } } }),
+    example: ({ event, customer }) => ({
+      params: {},
+      body: {
+        event: event.name,
+        customer: { source_id: customer },
+        ...(event.metadata !== undefined && { metadata: event.metadata }),
+      },
+    }),
+    sentence: ({ ok, body, refusal, customer, earned }) => {
+      const who = customer(body.customer);
+      const type = String(body.event ?? "an event");
+      if (!ok) return `${who}'s ${type} was refused: ${refusal}`;
+      const points = earned(body.customer, type);
+      return points > 0
+        ? `${who} earned ${points.toLocaleString("en")} points for ${type}`
+        : `${who} sent ${type}`;
+    },
   }),
   createTier: row({
     title: "Create a tier",
@@ -166,9 +124,18 @@ const TABLE = {
       params: { id: ids.tierStructure },
       body: {
         name: `Tier ${ids.n}`,
-        qualification_rules: { type: "POINTS", min_value: ids.n * 1000, max_value: ids.n * 1000 + 999 },
+        qualification_rules: { type: "POINTS", min_value: ids.n, max_value: ids.n },
+        metadata: { source: "loyalty-mock" },
       },
     }),
+    sentence: ({ ok, params, body, answer, project, refusal }) => {
+      const id = params.id ?? "";
+      const structure = project.tierStructures.find(id)?.name ?? id;
+      const name = String(body.name ?? answer.name ?? "A tier");
+      return ok
+        ? `Tier ${name} was created in ${structure}`
+        : `Creating tier ${name} in ${structure} failed: ${refusal}`;
+    },
   }),
   deleteIncentive: row({
     title: "Delete an incentive",
@@ -182,16 +149,25 @@ const TABLE = {
     input: z.object({ params: z.object({ id: hexId("linc") }) }),
     run: ({ auth: { project }, input }) => deleteIncentive(project, input.params.id),
     example: (ids) => ({ params: { id: ids.incentive } }),
+    sentence: ({ ok, params, project, refusal }) => {
+      const id = params.id ?? "";
+      const name = project.incentives.find(id)?.name ?? id;
+      return ok ? `Incentive ${name} was deleted` : `Deleting incentive ${name} failed: ${refusal}`;
+    },
   }),
 } as const;
 
 export type OperationName = keyof typeof TABLE;
 
+export type Operation = OperationRow<unknown> & { name: OperationName };
+
 /** The table, in the order above, each row carrying its name. */
 export const OPERATIONS: readonly Operation[] = Object.entries(TABLE).map(([name, definition]) => ({
-  ...definition,
+  ...(definition as OperationRow<unknown>),
   name: name as OperationName,
 }));
+
+const BY_NAME: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((row) => [row.name, row]));
 
 const WORDS = [
   "no",
@@ -221,7 +197,12 @@ export function inWords(count: number): string {
 export const OPERATION_COUNT = inWords(OPERATIONS.length);
 
 export function operation(name: OperationName): Operation {
-  const found = OPERATIONS.find((candidate) => candidate.name === name);
+  const found = BY_NAME.get(name);
   if (!found) throw new Error(`no operation ${name}`);
   return found;
+}
+
+/** The row of a name as a journal entry or a query carries it (any text), if the table has one. */
+export function operationNamed(name: string | null): Operation | undefined {
+  return name === null ? undefined : BY_NAME.get(name);
 }

@@ -5,8 +5,8 @@ import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import type { HeldRequests } from "../../emulation/faults/held-requests.js";
 import { credentialsOf } from "../operations/credentials.js";
-import { playFault } from "./faults.js";
-import { type EntryNotes, journalRequest, pathOf } from "./journal.js";
+import { type EntryNotes, journalRequest, pathOf } from "./journal-request.js";
+import { playFault } from "./play-fault.js";
 
 /**
  * Counts the request against the project's API call budget. Every answer while a limit is set carries the

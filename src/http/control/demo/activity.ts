@@ -1,12 +1,12 @@
 import type { Project } from "../../../domain/projects/project.js";
 import { addInt64, type Int64 } from "../../../domain/shared/int64.js";
-import type { OperationName } from "../../operations/table.js";
+import { operationNamed } from "../../operations/table.js";
+import { paramsIn } from "../../route.js";
 
 /**
- * The request journal told as a story: each operation a sentence naming people and things by name ("Alice Nowak
- * earned 100 points for user_subscribed"), failures said plainly with the service's own message. Names are read
- * from the project as it is now, so a customer a request created is named even though the request only knew her
- * source id.
+ * The request journal told as a story: each call a sentence naming people and things by name ("Alice Nowak earned
+ * 100 points for user_subscribed"), failures said plainly with the service's own message. Each operation's
+ * sentence is its row's (http/operations/table.ts); this module reads the entry back for it.
  */
 
 type JournalEntry = ReturnType<Project["journal"]["list"]>[number];
@@ -25,14 +25,6 @@ function customerName(project: Project, ref: Json): string {
     customer?.name ?? (typeof ref.name === "string" ? ref.name : undefined) ?? sourceId ?? id ?? "A customer"
   );
 }
-
-const decode = (segment: string | undefined) => {
-  try {
-    return decodeURIComponent(segment ?? "");
-  } catch {
-    return segment ?? "";
-  }
-};
 
 /** What the service said when it refused, as a reader takes it: its details, else its message. */
 function refusal(entry: JournalEntry): string {
@@ -55,7 +47,8 @@ const earnedNearest: EarnedBy = (project, customerId, type, at) => {
   return points;
 };
 
-function earnedBy(project: Project, entry: JournalEntry, customerRef: Json, type: string, earned: EarnedBy) {
+function earnedBy(project: Project, entry: JournalEntry, ref: unknown, type: string, earned: EarnedBy) {
+  const customerRef = asObject(ref);
   const sourceId = typeof customerRef.source_id === "string" ? customerRef.source_id : undefined;
   const customer =
     (typeof customerRef.id === "string" ? project.customers.find(customerRef.id) : undefined) ??
@@ -63,72 +56,33 @@ function earnedBy(project: Project, entry: JournalEntry, customerRef: Json, type
   return customer ? earned(project, customer.id, type, Date.parse(entry.time)) : 0;
 }
 
-function eventSentence(project: Project, entry: JournalEntry, ok: boolean, earned: EarnedBy) {
-  const body = asObject(entry.body);
-  const ref = asObject(body.customer);
-  const who = customerName(project, ref);
-  const type = String(body.event ?? "an event");
-  if (!ok) return { ok, text: `${who}'s ${type} was refused: ${refusal(entry)}` };
-  const points = earnedBy(project, entry, ref, type, earned);
-  return {
-    ok,
-    text:
-      points > 0 ? `${who} earned ${points.toLocaleString("en")} points for ${type}` : `${who} sent ${type}`,
-  };
-}
-
-/** One journal entry as a sentence, and whether it succeeded. */
+/**
+ * One journal entry as a sentence, and whether it succeeded: the sentence of the row that handled it (the entry
+ * names it, `operation`), its path parameters read from the entry's path by the row's; a request no row handled
+ * (an unknown path, a 501, a fault or the rate limit answering first) is told by its method and path.
+ */
 export function sentenceOf(
   project: Project,
   entry: JournalEntry,
   earned: EarnedBy = earnedNearest,
 ): { ok: boolean; text: string } {
   const ok = entry.status !== null && entry.status < 400;
-  const body = asObject(entry.body);
-  const answer = asObject(entry.response_body);
-  // The entry names its operation (the row that handled it); only the row's path parameters are read from the URL.
-  const segments = entry.path.split("/");
-  const campaignName = (id: string) => project.campaigns.find(id)?.name ?? id;
-  switch (entry.operation as OperationName | null) {
-    case "generateToken":
-      return ok
-        ? { ok, text: `The app got an access token (scope ${String(answer.scope ?? body.scope ?? "")})` }
-        : { ok, text: `A token request was refused: ${refusal(entry)}` };
-    case "getLocation": {
-      const id = decode(segments[3]);
-      const location = project.locations.find(id);
-      return ok
-        ? { ok, text: `The app looked up the location ${location?.name ?? id}` }
-        : { ok, text: `Looking up the location ${id} failed: ${refusal(entry)}` };
-    }
-    case "addMember": {
-      const who = customerName(project, asObject(body.customer));
-      const program = campaignName(decode(segments[3]));
-      return ok
-        ? { ok, text: `${who} joined ${program} with card ${String(answer.code ?? "")}` }
-        : { ok, text: `${who} could not join ${program}: ${refusal(entry)}` };
-    }
-    case "trackEvent":
-      return eventSentence(project, entry, ok, earned);
-    case "createTier": {
-      const structureId = decode(segments[4]);
-      const structure = project.tierStructures.find(structureId)?.name ?? structureId;
-      const name = String(body.name ?? answer.name ?? "A tier");
-      return ok
-        ? { ok, text: `Tier ${name} was created in ${structure}` }
-        : { ok, text: `Creating tier ${name} in ${structure} failed: ${refusal(entry)}` };
-    }
-    case "deleteIncentive": {
-      const id = decode(segments[4]);
-      const name = project.incentives.find(id)?.name ?? id;
-      return ok
-        ? { ok, text: `Incentive ${name} was deleted` }
-        : { ok, text: `Deleting incentive ${name} failed: ${refusal(entry)}` };
-    }
-  }
-  return ok
-    ? { ok, text: `${entry.method} ${entry.path} answered ${entry.status}` }
-    : { ok, text: `${entry.method} ${entry.path} failed: ${refusal(entry)}` };
+  const row = operationNamed(entry.operation);
+  if (!row)
+    return ok
+      ? { ok, text: `${entry.method} ${entry.path} answered ${entry.status}` }
+      : { ok, text: `${entry.method} ${entry.path} failed: ${refusal(entry)}` };
+  const text = row.sentence({
+    ok,
+    params: paramsIn(row.path, entry.path),
+    body: asObject(entry.body),
+    answer: asObject(entry.response_body),
+    project,
+    refusal: refusal(entry),
+    customer: (ref) => customerName(project, asObject(ref)),
+    earned: (ref, type) => earnedBy(project, entry, ref, type, earned),
+  });
+  return { ok, text };
 }
 
 /** The newest `limit` requests of the journal as sentences, newest first. */

@@ -1,6 +1,42 @@
 import type { Project } from "../../../domain/projects/project.js";
-import { playScenario } from "../../journeys/player.js";
-import type { Scenario } from "../../journeys/scenario.js";
+
+/** A scenario shipped in the package, as the control API lists it: its name, and what the dashboard shows of it. */
+export interface ShippedScenario {
+  name: string;
+  title: string;
+  description?: string | undefined;
+  /** How many steps it has. */
+  steps: number;
+}
+
+/** One play as the board starts it: where the server answers, in which project with which key, at what pace. */
+export interface PlayRun {
+  /** The server's base URL, without a trailing slash. */
+  url: string;
+  projectId: string;
+  keys: { appId: string; appToken: string };
+  /** Sent to the control API (the clock steps) when the server has one. */
+  adminToken?: string | undefined;
+  /** Pauses last their seconds divided by this. */
+  speed: number;
+  /** Told each step as it happens: its number (from 1) and a line saying what happened. */
+  print(line: string, step: number): void;
+  /** Stops the play where it is: between steps, in a pause or in a call. Its reason ends the failure's message. */
+  signal?: AbortSignal;
+}
+
+export type PlayOutcome = { ok: true; steps: number } | { ok: false; step: number; message: string };
+
+/**
+ * The play client (src/clients/play/) as the Play button uses it: the scenarios shipped in the package, and a
+ * play of one of them through the public operations. The HTTP layer sits under the clients and imports none of
+ * them: whoever builds the app hands one in (server.ts, the library's createApp); an app built without one lists
+ * no scenario and plays none.
+ */
+export interface ScenarioPlayer {
+  shipped(): readonly ShippedScenario[];
+  play(name: string, run: PlayRun): Promise<PlayOutcome>;
+}
 
 /** One play of a scenario the dashboard started: what it printed so far, and how it ended. */
 export interface PlayRecord {
@@ -42,7 +78,13 @@ export class PlayBoard {
 
   start(
     project: Project,
-    play: { name: string; scenario: Scenario; speed: number; url: string; adminToken: string | undefined },
+    play: {
+      scenario: ShippedScenario;
+      player: ScenarioPlayer;
+      speed: number;
+      url: string;
+      adminToken: string | undefined;
+    },
     changed: () => void,
   ): PlayRecord {
     const key = project.apiKeys.list().find((one) => one.status === "ACTIVE");
@@ -50,11 +92,11 @@ export class PlayBoard {
       object: "play",
       id: this.#next++,
       project_id: project.id,
-      scenario: play.name,
+      scenario: play.scenario.name,
       title: play.scenario.title,
       speed: play.speed,
       status: "running",
-      steps: play.scenario.steps.length,
+      steps: play.scenario.steps,
       played: 0,
       lines: [],
       failure: null,
@@ -67,30 +109,32 @@ export class PlayBoard {
       record.failure = `project ${project.id} has no active API key to play with`;
       return record;
     }
-    const running = playScenario(play.scenario, {
-      url: play.url,
-      projectId: project.id,
-      keys: { appId: key.app_id, appToken: key.app_token },
-      adminToken: play.adminToken,
-      speed: play.speed,
-      signal: this.#stopping.signal,
-      print: (line, step) => {
-        record.lines.push(line);
-        record.played = step;
-        changed();
-      },
-    }).then(
-      (result) => {
-        record.status = result.ok ? "done" : "failed";
-        if (!result.ok) record.failure = result.message;
-        changed();
-      },
-      (error: unknown) => {
-        record.status = "failed";
-        record.failure = (error as Error).message;
-        changed();
-      },
-    );
+    const running = play.player
+      .play(play.scenario.name, {
+        url: play.url,
+        projectId: project.id,
+        keys: { appId: key.app_id, appToken: key.app_token },
+        adminToken: play.adminToken,
+        speed: play.speed,
+        signal: this.#stopping.signal,
+        print: (line, step) => {
+          record.lines.push(line);
+          record.played = step;
+          changed();
+        },
+      })
+      .then(
+        (result) => {
+          record.status = result.ok ? "done" : "failed";
+          if (!result.ok) record.failure = result.message;
+          changed();
+        },
+        (error: unknown) => {
+          record.status = "failed";
+          record.failure = (error as Error).message;
+          changed();
+        },
+      );
     this.#running.add(running);
     void running.finally(() => this.#running.delete(running));
     return record;

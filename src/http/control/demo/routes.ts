@@ -2,7 +2,6 @@ import type { Request } from "express";
 import { z } from "zod";
 import { apiError } from "../../../domain/errors.js";
 import { type Int64, int64 } from "../../../domain/shared/int64.js";
-import { shippedScenarios } from "../../journeys/scenario.js";
 import { dateTime, listSchema } from "../answers.js";
 import { type ControlRoute, row } from "../route-table.js";
 import { listOf } from "../shapes.js";
@@ -175,15 +174,15 @@ export const demoRoutes: readonly ControlRoute[] = [
     tag: "demo",
     summary: "The scenarios shipped in the package (loyalty-mock play <name>)",
     output: listSchema("scenarios", scenarioAnswer),
-    handle: () =>
+    handle: ({ deps }) =>
       listOf(
         "scenarios",
-        shippedScenarios().map(({ name, scenario }) => ({
+        (deps.player?.shipped() ?? []).map(({ name, title, description, steps }) => ({
           object: "scenario" as const,
           name,
-          title: scenario.title,
-          description: scenario.description ?? null,
-          steps: scenario.steps.length,
+          title,
+          description: description ?? null,
+          steps,
         })),
       ),
   }),
@@ -208,14 +207,14 @@ export const demoRoutes: readonly ControlRoute[] = [
     output: playAnswer,
     errors: { 400: ["invalid_payload"], 404: ["not_found"] },
     handle: ({ deps, body, project, req }) => {
-      const found = shippedScenarios().find(({ name }) => name === body.scenario);
-      if (!found) throw notFoundScenario(body.scenario);
-      const { registry } = deps;
+      const { registry, player } = deps;
+      const found = player?.shipped().find(({ name }) => name === body.scenario);
+      if (!player || !found) throw notFoundScenario(body.scenario);
       return playsOf(registry).start(
         project,
         {
-          name: found.name,
-          scenario: found.scenario,
+          scenario: found,
+          player,
           speed: body.speed,
           url: ownUrl(req),
           adminToken: deps.adminToken,

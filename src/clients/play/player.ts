@@ -1,39 +1,29 @@
-import { stopReasonOf } from "../../platform/bounded-request.js";
-import { DEFAULT_MAX_ANSWER_BYTES } from "../../platform/read-answer.js";
+import type { PlayOutcome, PlayRun } from "../../http/control/demo/plays.js";
+import { type OperationName, operation } from "../../http/operations/table.js";
+import { filledPath } from "../../http/route.js";
+import { stopReasonOf } from "../bounded-request.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../read-answer.js";
 import { type Call, CallFailed, type CallTarget, callJson, type JsonAnswer, said, textOf } from "./calls.js";
 import { advanceSeconds, type Scenario, type Step } from "./scenario.js";
 import { Standing } from "./standing.js";
 
 /**
  * Plays a scenario against a running server, step by step, through the public operations as an application
- * calls them: the project's key pair on every call (`X-App-Id`, `X-App-Token`) and, for the two v2 operations, an
- * OAuth token it got from `POST /v1/oauth/token` (again after the clock moved, as a token lives 900 s on the
- * project's clock). The journal shows these calls as any client's. A clock step is the control API's
+ * calls them, each call as its row of the operation table declares it: the project's key pair on every call
+ * (`X-App-Id`, `X-App-Token`) and, for the v2 operations, an OAuth token it got from the token operation (again
+ * after the clock moved, as a token lives 900 s on the project's clock). The journal shows these calls as any client's. A clock step is the control API's
  * (`POST /__mock/projects/{id}/clock`): the one thing an application cannot do.
  */
-export interface PlayOptions {
-  /** The server's base URL, without a trailing slash. */
-  url: string;
-  projectId: string;
-  keys: { appId: string; appToken: string };
-  /** Sent to the control API (the clock steps) when the server has one. */
-  adminToken?: string | undefined;
-  /** Pauses last their seconds divided by this. */
-  speed: number;
-  /** Told each step as it happens: its number (from 1) and a line saying what happened. */
-  print(line: string, step: number): void;
-  /** Stops the play where it is: between steps, in a pause or in a call. Its reason ends the failure's message. */
-  signal?: AbortSignal;
+/** A play: the server, the project and its key, the pace (http/control/demo/plays.ts), and its answers' limits. */
+export interface PlayOptions extends PlayRun {
   /** The most bytes one answer may be, as sent and decoded (DEFAULT_MAX_ANSWER_BYTES unless given). */
   maxAnswerBytes?: number;
-  /** How long one call may take, to its answer's last byte (platform/bounded-request.ts's default unless given). */
+  /** How long one call may take, to its answer's last byte (clients/bounded-request.ts's default unless given). */
   timeoutMs?: number;
 }
 
-export type PlayResult = { ok: true; steps: number } | { ok: false; step: number; message: string };
-
 /** Plays every step in order; stops at the first that fails, or when the signal says so, naming the step. */
-export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayResult> {
+export async function playScenario(scenario: Scenario, options: PlayOptions): Promise<PlayOutcome> {
   const player = new Player(options);
   const total = scenario.steps.length;
   const { signal } = options;
@@ -99,9 +89,11 @@ class Player {
   async play(step: Step): Promise<string> {
     switch (step.type) {
       case "join": {
-        const card = await this.#call("POST", `/v1/loyalties/${encodeURIComponent(step.campaign)}/members`, {
-          json: { customer: step.customer },
-        });
+        const card = await this.#operation(
+          "addMember",
+          { campaignId: step.campaign },
+          { customer: step.customer },
+        );
         const who = step.customer.name
           ? `${step.customer.name} (${step.customer.source_id})`
           : step.customer.source_id;
@@ -111,9 +103,11 @@ class Player {
       }
       case "event": {
         const { event, customer, metadata } = step;
-        const answer = await this.#call("POST", "/v1/events", {
-          json: { event, customer: { source_id: customer }, ...(metadata && { metadata }) },
-        });
+        const answer = await this.#operation(
+          "trackEvent",
+          {},
+          { event, customer: { source_id: customer }, ...(metadata && { metadata }) },
+        );
         const standing = await this.#standingOf((answer.body.customer as { id?: unknown } | null)?.id);
         return `${event} by ${customer}${standing && `: ${standing}`}`;
       }
@@ -128,23 +122,18 @@ class Player {
         return `+${step.advance}: the project's clock shows ${said(textOf(clock, "now"))}`;
       }
       case "tier": {
-        const tier = await this.#call(
-          "POST",
-          `/v2/loyalties/tier-structures/${encodeURIComponent(step.structure)}/tiers`,
+        const tier = await this.#operation(
+          "createTier",
+          { id: step.structure },
           {
-            json: {
-              name: step.name,
-              qualification_rules: { type: "POINTS", min_value: step.min_points, max_value: step.max_points },
-            },
-            bearer: true,
+            name: step.name,
+            qualification_rules: { type: "POINTS", min_value: step.min_points, max_value: step.max_points },
           },
         );
         return `${step.name} (${step.min_points}-${step.max_points} points) created in ${step.structure}: ${said(textOf(tier, "id"))}`;
       }
       case "delete_incentive":
-        await this.#call("DELETE", `/v2/loyalties/incentives/${encodeURIComponent(step.incentive)}`, {
-          bearer: true,
-        });
+        await this.#operation("deleteIncentive", { id: step.incentive });
         return `${step.incentive} deleted`;
       case "pause": {
         const ms = (step.seconds * 1000) / this.#options.speed;
@@ -169,11 +158,26 @@ class Player {
 
   async #tokenFor(): Promise<string> {
     if (this.#token !== undefined) return this.#token;
-    const answer = await this.#call("POST", "/v1/oauth/token", {
-      form: { grant_type: "client_credentials", scope: "api" },
-    });
+    const answer = await this.#operation(
+      "generateToken",
+      {},
+      { grant_type: "client_credentials", scope: "api" },
+    );
     this.#token = textOf(answer, "access_token");
     return this.#token;
+  }
+
+  /**
+   * A call of an operation as its row declares it: its method, its path with the parameters filled in, its body as
+   * the row reads one (a form or JSON), the key pair, and for a v2 row the bearer token with it.
+   */
+  #operation(name: OperationName, params: Record<string, string>, body?: unknown): Promise<JsonAnswer> {
+    const row = operation(name);
+    return this.#call(row.method, filledPath(row.path, params), {
+      ...(body !== undefined && row.body === "form" && { form: body as Record<string, string> }),
+      ...(body !== undefined && row.body === "json" && { json: body }),
+      bearer: row.auth.v2,
+    });
   }
 
   async #call(

@@ -1,9 +1,9 @@
-import { type RawAnswer, requestBounded } from "../../platform/bounded-request.js";
-import { checkDepth, ExchangeFailed } from "../../platform/read-answer.js";
-import type { HttpMethod } from "../route.js";
+import type { HttpMethod } from "../../http/route.js";
+import { type RawAnswer, requestBounded } from "../bounded-request.js";
+import { checkDepth, ExchangeFailed } from "../read-answer.js";
 
 /**
- * One call of a play, made as carefully as verify makes its own (platform/bounded-request.ts): to the server's own
+ * One call of a play, made as carefully as verify makes its own (clients/bounded-request.ts): to the server's own
  * address only, no redirect followed (the key pair and the admin token would go wherever it points), the answer
  * capped in bytes, depth and time. A play's steps build on what each answer says (a card's code, the clock's
  * time, a token), so anything but a 2xx with a JSON object fails the step, in words naming what was wrong.

@@ -2,14 +2,15 @@ import type { Budget } from "./budget.js";
 import type { Side } from "./config.js";
 import { type Answer, type SendLimits, send, TargetUnusable } from "./exchange.js";
 import { type Normalized, normalizeAnswer, normalizeRequest } from "./normalize.js";
-import type { RunInputs, Step, StepRequest } from "./scenario.js";
+import type { RunInputs, Step, StepRequest } from "./step.js";
+import { isTokenStep } from "./steps.js";
 
 /**
  * One side of a run: its address, key and objects, the inputs of the run, the token its first step got, and (for
  * the target) the call budget. `secrets` is the run's list, both sides' (a side could echo the other's): it grows
  * with each token, so nothing that carries one is kept or printed.
  */
-export interface Player {
+export interface RunSide {
   /** "the target" or "the mock", as messages name it. */
   role: string;
   side: Side;
@@ -20,21 +21,21 @@ export interface Player {
   secrets: string[];
 }
 
-export interface Played {
+export interface Sent {
   request: StepRequest;
   answer: Normalized;
   /** The incentive deleted, or why none was. */
   note?: string;
 }
 
-export function playerOf(
+export function runSideOf(
   role: string,
   side: Side,
   inputs: RunInputs,
   limits: SendLimits,
   secrets: string[],
   budget?: Budget,
-): Player {
+): RunSide {
   secrets.push(side.appId, side.appToken);
   return { role, side, inputs, limits, ...(budget && { budget }), secrets };
 }
@@ -42,7 +43,7 @@ export function playerOf(
 /** What an Authorization header can carry: visible ASCII (RFC 9110's field value, without obs-text). */
 const SENDABLE = /^[\x21-\x7e]+$/;
 
-async function call(player: Player, request: StepRequest, needed: number): Promise<Answer> {
+async function call(player: RunSide, request: StepRequest, needed: number): Promise<Answer> {
   player.budget?.spend(needed);
   const answer = await send(player.side, request, player.token, player.limits);
   player.budget?.read(answer.status, answer.headers);
@@ -50,11 +51,11 @@ async function call(player: Player, request: StepRequest, needed: number): Promi
 }
 
 /**
- * Plays one step on one side. `needed`: the calls the scenario still makes, this one included, so the budget can
+ * Plays one step on one side. `needed`: the calls the run still makes, this one included, so the budget can
  * stop it before it runs short. The incentive step tries the config's incentives in order: a 404 is one an
  * earlier run deleted.
  */
-export async function play(player: Player, step: Step, needed: number): Promise<Played> {
+export async function sendStep(player: RunSide, step: Step, needed: number): Promise<Sent> {
   const { objects } = player.side;
   const ids = step.triesIncentives ? objects.incentive_ids : [""];
   let answer: Answer | undefined;
@@ -69,7 +70,7 @@ export async function play(player: Player, step: Step, needed: number): Promise<
     if (index === ids.length - 1) note = "every incentive of incentive_ids is deleted already: add new ones";
   }
   if (!answer || !request) throw new Error(`step ${step.name} has nothing to send`);
-  if (step.name === "token-api") {
+  if (isTokenStep(step)) {
     const token = (answer.body as { access_token?: unknown } | null)?.access_token;
     if (typeof token === "string" && token !== "") {
       // Masked from here on, whatever else is wrong with it.

@@ -3,7 +3,7 @@ import { ApiError } from "../../domain/errors.js";
 import { type Fault, statusKey } from "../../emulation/faults/fault-rules.js";
 import type { HeldRequests } from "../../emulation/faults/held-requests.js";
 import { requestIdOf } from "../context.js";
-import { sendError } from "../errors/error-handler.js";
+import { sendError } from "../errors/http-errors.js";
 
 /** The error a fault of action `error` answers with (the control API completed its key and message). */
 function faultError(fault: Fault): ApiError {

@@ -1,20 +1,19 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
-import { ApiError, invalidPayload } from "../../domain/errors.js";
-import { describeIssue } from "../../platform/validation-messages.js";
-import { requestIdOf } from "../context.js";
-import { FORM_FIELD_LIMIT } from "../input/body.js";
-import { realOperationsFor } from "../operations/real-operations.js";
+import { ApiError, invalidPayload } from "../domain/errors.js";
+import { describeIssue } from "../platform/validation-messages.js";
+import { requestIdOf } from "./context.js";
 import {
-  errorBody,
   fromHttpStatus,
   InputError,
   internalError,
-  notEmulated,
   payloadTooLarge,
   routeNotFound,
+  sendError,
   tooManyFormFields,
-} from "./http-errors.js";
+} from "./errors/http-errors.js";
+import { FORM_FIELD_LIMIT } from "./input/body.js";
+import { notEmulated, realOperationsFor } from "./operations/real-operations.js";
 
 interface HttpError extends Error {
   status?: number;
@@ -81,11 +80,6 @@ function toApiError(error: unknown, bodyLimit: number): ApiError {
   }
   if (error instanceof Error) return fromFrameworkError(error as HttpError, bodyLimit);
   return internalError();
-}
-
-export function sendError(res: Response, error: ApiError, requestId: string): void {
-  if (error.headers) res.set(error.headers);
-  res.status(error.status).json(errorBody(error, requestId));
 }
 
 /**

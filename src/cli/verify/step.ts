@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { OperationName } from "../../http/operations/table.js";
+import type { HttpMethod } from "../../http/route.js";
 import type { Objects } from "./config.js";
 
 /**
- * What a step of the scenario (steps.ts) is, and what each run makes fresh so that it works on a fresh sandbox
+ * What a step of a run (steps.ts) is, and what each run makes fresh so that it works on a fresh sandbox
  * project and again on the next run: customers named after the run, and a tier range no earlier run used.
  */
 
@@ -11,7 +12,7 @@ import type { Objects } from "./config.js";
 type Credentials = "key" | "key+bearer" | "none";
 
 export interface StepRequest {
-  method: "GET" | "POST" | "DELETE";
+  method: HttpMethod;
   path: string;
   credentials: Credentials;
   /** A JSON body; `form` for the token endpoint. */
@@ -19,19 +20,26 @@ export interface StepRequest {
   form?: Record<string, string>;
 }
 
-/** What is fresh in each run, the same for both sides of it, and kept in a recording. */
+/**
+ * What is fresh in each run, the same for both sides of it, and kept in a recording: the run's name (each
+ * operation's customer is named after it, customerOf) and the single point of its tier's range.
+ */
 export interface RunInputs {
   run: string;
-  memberSourceId: string;
-  eventSourceId: string;
-  tierName: string;
   /** The single-point range of this run's tier: [tierPoints, tierPoints]. */
   tierPoints: number;
+}
+
+/** The customer a run's call of an operation creates or names: new to the project, one per operation. */
+export function customerOf(inputs: RunInputs, operation: OperationName): string {
+  return `verify-${inputs.run}-${operation}`;
 }
 
 export interface Step {
   name: string;
   operation: OperationName;
+  /** The operation's success step (its row's example call), which every row has; else a documented error. */
+  success: boolean;
   /** Writes to the project when it succeeds: runs only with allow_writes. */
   writes: boolean;
   request(objects: Objects, inputs: RunInputs, incentiveId: string): StepRequest;
@@ -52,9 +60,6 @@ export function runInputs(now: number): RunInputs {
   const run = `${Math.floor(now / 1000).toString(36)}${randomBytes(2).toString("hex")}`;
   return {
     run,
-    memberSourceId: `verify-${run}-member`,
-    eventSourceId: `verify-${run}-event`,
-    tierName: `verify ${run}`,
     tierPoints: TIER_BASE + Math.max(0, Math.floor((now - EPOCH) / 1000)),
   };
 }
