@@ -59,6 +59,11 @@ export function isGaRequest(method: string, concretePath: string, requestBody?: 
   return "points" in rules || (rules as { type?: unknown }).type === "POINTS_AND_SEGMENT";
 }
 
+/** The GA contract's template for a concrete path, where it has `method` there. */
+export function gaOperationFor(method: string, concretePath: string): string | undefined {
+  return checks.operationFor(method, concretePath);
+}
+
 /** Validates an answer of the GA form against the GA contract (its ErrorResponse for any error it does not list). */
 export function validateGa(method: string, concretePath: string, status: number, body: unknown): void {
   if (skippedWithout(gaContract)) return;

@@ -11,11 +11,16 @@ import type { Incentive } from "./incentive.js";
 
 const BENEFIT = /^lben_([a-f0-9]+)$/;
 
-/** The incentive a benefit id names (`lben_ab12` -> `linc_ab12`); the id was checked for its pattern at the edge. */
-export function incentiveIdOf(benefitId: string): string {
+/** The incentive a benefit id names (`lben_ab12` -> `linc_ab12`); none for an id that is no benefit's. */
+export function incentiveIdOf(benefitId: string): string | undefined {
   const hex = BENEFIT.exec(benefitId)?.[1];
-  if (hex === undefined) throw new Error(`${benefitId} is not a benefit id`);
-  return `linc_${hex}`;
+  return hex === undefined ? undefined : `linc_${hex}`;
+}
+
+/** The incentive a benefit id names, when the project has it (deleted or not): what the dashboard calls it. */
+export function benefitNamed(project: Project, benefitId: string): Incentive | undefined {
+  const id = incentiveIdOf(benefitId);
+  return id === undefined ? undefined : project.incentives.find(id);
 }
 
 /** The benefit id of an incentive (`linc_ab12` -> `lben_ab12`). */
@@ -57,12 +62,15 @@ export function benefitView(incentive: Incentive) {
 }
 
 /**
- * DELETE /v2/loyalties/benefits/{benefitId} (docs/fidelity.md, "Loyalty v2 as generally available"): the
+ * DELETE /v2/loyalties/benefits/{benefitId} (docs/reference/operations.md, "Deleting a benefit: the rules"): the
  * incentive's soft delete, refused as the GA file says: 404 naming the benefit, and 400 resource_in_use (the beta's
  * path keeps its 409) with the earning rules that use it.
  */
 export function deleteBenefit(project: Project, benefitId: string) {
-  const deleted = softDelete(project, incentiveIdOf(benefitId), {
+  const incentiveId = incentiveIdOf(benefitId);
+  // An id that is no benefit's (the edge refuses it first) names no incentive, even one that is an incentive's id.
+  if (incentiveId === undefined) throw notFound("benefit", benefitId);
+  const deleted = softDelete(project, incentiveId, {
     notFound: () => notFound("benefit", benefitId),
     resource: { id: benefitId, type: "benefit", label: "Benefit" },
     inUseStatus: 400,
