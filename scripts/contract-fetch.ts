@@ -3,13 +3,17 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assembleSixOperations, listVendorOperations, type VendorDocuments } from "./contract/assemble.js";
+import { assembleLoyaltyV2Ga } from "./contract/assemble-ga.js";
 import { VENDOR_FILES, VENDOR_RAW_BASE, type VendorFile, type VendorFileName } from "./contract/sources.js";
 
 /**
  * `npm run contract:fetch`: downloads the vendor's public OpenAPI files at the pinned commits
  * (scripts/contract/sources.ts), checks each against its pinned SHA-256, and builds the three files the tests read
  * into the git-ignored `.contract/` folder: six-operations.openapi.json, webhooks.openapi.json (the vendor's file,
- * unchanged), vendor-operations.json and loyalties-v2.json (the Loyalty v2 beta's file, unchanged). CONTRACT_SOURCE_DIR names a folder laid out `<commit>/<path>` to read the
+ * unchanged), vendor-operations.json, loyalties-v2.json (the Loyalty v2 beta's file, unchanged) and
+ * loyalties-v2-ga.json (the generally available version's, unchanged; the tests build its two operations' contract
+ * from it with scripts/contract/assemble-ga.ts, which is run here too, so a file the recipe no longer fits fails
+ * now rather than in the tests). CONTRACT_SOURCE_DIR names a folder laid out `<commit>/<path>` to read the
  * files from instead (a copy made elsewhere, or the tests' own); CONTRACT_SOURCE_URL a mirror of
  * `<commit>/<path>` to download from.
  */
@@ -23,6 +27,11 @@ export const BUILT_FILES = {
   vendorOperations: "vendor-operations.json",
   /** The Loyalty v2 beta's description, unchanged: the tests derive its list of operations from it. */
   loyaltyV2: "loyalties-v2.json",
+  /**
+   * The generally available Loyalty v2's description, unchanged: the tests derive its list of operations from it
+   * and build the GA form's contract from it (scripts/contract/assemble-ga.ts).
+   */
+  loyaltyV2Ga: "loyalties-v2-ga.json",
 } as const;
 
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -102,7 +111,10 @@ export async function fetchContract(
     webhooks: raw.webhooks,
     vendorOperations: `${JSON.stringify(listVendorOperations(documents.sdkReference), null, 2)}\n`,
     loyaltyV2: raw.loyaltiesV2,
+    loyaltyV2Ga: raw.loyaltiesV2Ga,
   };
+  // The recipe must apply to the file as pinned: a failure names what no longer fits, before anything is written.
+  assembleLoyaltyV2Ga(documents.loyaltiesV2Ga);
   mkdirSync(outDir, { recursive: true });
   const written = {} as Record<keyof typeof BUILT_FILES, string>;
   for (const key of Object.keys(BUILT_FILES) as (keyof typeof BUILT_FILES)[]) {

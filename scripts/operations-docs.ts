@@ -1,6 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AuthPolicy } from "../src/domain/auth/authenticate.js";
+import {
+  BETA_OPERATIONS,
+  GA_OPERATIONS,
+  type RealOperation,
+} from "../src/http/operations/real-operations.js";
 import { OPERATION_COUNT, OPERATIONS, type Operation } from "../src/http/operations/table.js";
 
 /**
@@ -29,6 +34,23 @@ function credentialsOf(auth: AuthPolicy): string {
 }
 
 const scopesOf = (auth: AuthPolicy) => (auth.scopes.length === 0 ? "—" : auth.scopes.map(code).join(" or "));
+
+const shapeOf = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
+const documents = (operations: readonly RealOperation[], row: Operation) =>
+  operations.some((op) => op.method === row.method && shapeOf(op.path) === shapeOf(row.path));
+
+/**
+ * Which Loyalty v2 a row serves, from the facts of the two references (real-operations.ts): the beta's, the
+ * generally available version's, or both forms on one path; nothing for a v1 row.
+ */
+function versionOf(row: Operation): string {
+  const beta = documents(BETA_OPERATIONS, row);
+  const ga = documents(GA_OPERATIONS, row);
+  if (beta && ga) return ", in the Loyalty v2 beta's form and the generally available one";
+  if (beta) return ", as the Loyalty v2 beta";
+  if (ga) return ", as Loyalty v2 generally available";
+  return "";
+}
 
 /** A heading's anchor as GitHub writes it. */
 function anchorOf(heading: string): string {
@@ -89,7 +111,7 @@ const TABLES: Record<string, Table> = {
       "|---|---|",
       ...OPERATIONS.map(
         (row) =>
-          `| ${callOf(row)}: ${row.title} | complete${row.auth.v2 ? ", as the Loyalty v2 beta" : ""} (${sectionLink(row, sections, "docs/reference/operations.md")}) |`,
+          `| ${callOf(row)}: ${row.title} | complete${versionOf(row)} (${sectionLink(row, sections, "docs/reference/operations.md")}) |`,
       ),
     ].join("\n"),
 };

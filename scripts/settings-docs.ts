@@ -127,7 +127,10 @@ never a name to look up.
 const OUTRO = `
 A project can override \`LOYALTY_MOCK_V2_AUTH_MODE\` and \`LOYALTY_MOCK_TOKEN_GRACE_SECONDS\` for itself in its
 \`project.json\` (\`"settings": {"v2_auth_mode": "either", "token_grace_seconds": 0}\`), and its rate limit and journal
-size through the control API ([Settings and rate limiting](../guide/control.md#settings-and-rate-limiting)).
+size through the control API ([Settings and rate limiting](../guide/control.md#settings-and-rate-limiting)). Its
+\`tier_limit\` (the tiers a Loyalty v2 tier structure may hold: 10, the spec's, unless it sets 1 to 100) is a
+project setting only, in the same two places: a project's saved state holds no structure past its own limit, so it
+reads back whatever the server's settings.
 
 ## Names before 0.5.0
 

@@ -17,37 +17,37 @@ import {
   type VendorFileName,
 } from "./sources.js";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-interface OpenApiDocument extends JsonObject {
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+export interface OpenApiDocument extends JsonObject {
   paths: { [path: string]: JsonObject };
   components: { [kind: string]: { [name: string]: Json } };
 }
 /** The parsed vendor files, by their name in VENDOR_FILES. */
 export type VendorDocuments = Record<VendorFileName, JsonObject>;
 
-const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+export const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 const APP_KEYS = ["X-App-Id", "X-App-Token"];
 
-function fail(message: string): never {
+export function fail(message: string): never {
   throw new Error(`contract assembly: ${message}`);
 }
 
-function isObject(value: Json | undefined): value is JsonObject {
+export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function objectAt(value: Json | undefined, what: string): JsonObject {
+export function objectAt(value: Json | undefined, what: string): JsonObject {
   if (!isObject(value)) fail(`${what} is not an object`);
   return value;
 }
 
-const clone = <T extends Json>(value: T): T => structuredClone(value);
+export const clone = <T extends Json>(value: T): T => structuredClone(value);
 
 /** `/v1/oauth/token` -> `~1v1~1oauth~1token` (RFC 6901). */
-const pointerToken = (token: string): string => token.replace(/~/g, "~0").replace(/\//g, "~1");
+export const pointerToken = (token: string): string => token.replace(/~/g, "~0").replace(/\//g, "~1");
 
-function asDocument(document: JsonObject, file: VendorFileName): OpenApiDocument {
+export function asDocument(document: JsonObject, file: VendorFileName): OpenApiDocument {
   objectAt(document.paths, `${VENDOR_FILES[file].path}: paths`);
   objectAt(document.components, `${VENDOR_FILES[file].path}: components`);
   return document as OpenApiDocument;
@@ -299,7 +299,7 @@ function refsIn(node: Json, found: string[] = []): string[] {
 }
 
 /** Every component (kind and name) that `node` refers to, directly or through other components of `document`. */
-function componentClosure(
+export function componentClosure(
   node: Json,
   document: OpenApiDocument,
   file: VendorFileName,

@@ -10,7 +10,10 @@ export const VENDOR_REPOSITORY = "https://github.com/voucherifyio/voucherify-ope
 /** Where a file of it is downloaded from: `<base>/<commit>/<path>` (CONTRACT_SOURCE_URL names a mirror). */
 export const VENDOR_RAW_BASE = "https://raw.githubusercontent.com/voucherifyio/voucherify-openapi";
 
-/** The commit every v1 part, the webhook description and the operations list come from. */
+/**
+ * The commit every v1 part, the webhook description and the operations list come from; also the generally
+ * available Loyalty v2 file's.
+ */
 export const HEAD_COMMIT = "65c33a7ab4384e3df9e382751157aca4b1352cd6";
 /** The commit of the Loyalty v2 (beta) file: later commits renamed its paths and its incentives. */
 export const LOYALTY_V2_COMMIT = "9502f5cee63efdd2fd3745bbc893c40ef4d55fb3";
@@ -42,6 +45,12 @@ export const VENDOR_FILES = {
     commit: HEAD_COMMIT,
     path: "documentation/openapi/events.json",
     sha256: "be79a160dc3620648a2b2aac4e67f19970e5fc520fb52ec37ecc915636f0ee9f",
+  },
+  /** The generally available Loyalty v2 (August 2026): the GA form's answers are checked against it. */
+  loyaltiesV2Ga: {
+    commit: HEAD_COMMIT,
+    path: "documentation/openapi/loyalties-v2.json",
+    sha256: "69be73b5cff0d1503b3ba06ea8123223c53e60f063a03cf4add646c8161750a9",
   },
   loyaltiesV2: {
     commit: LOYALTY_V2_COMMIT,

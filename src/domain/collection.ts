@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Steps } from "../platform/steps.js";
+import type { ProjectSettings } from "./projects/settings.js";
 import type { KeySet } from "./record-store.js";
 
 /**
@@ -32,8 +33,15 @@ export interface Collection<N extends string = string, S extends z.ZodType = z.Z
    * included, are kept exactly wherever they are read (bodies, fixtures, state files, imports).
    */
   readonly exactIntegers?: boolean;
-  /** Rules within a record that are not references (a tier's range against its structure's other tiers). */
-  readonly check?: (records: readonly z.output<S>[], problem: (path: Path, message: string) => void) => void;
+  /**
+   * Rules within a record that are not references (a tier's range against its structure's other tiers), some of
+   * them set by the project's settings (its `tier_limit`).
+   */
+  readonly check?: (
+    records: readonly z.output<S>[],
+    problem: (path: Path, message: string) => void,
+    settings: ProjectSettings,
+  ) => void;
   /**
    * Builds the project's store from the document's records (frozen: the store shares them and only ever replaces
    * them), a step at a time: a generator that yields every few hundred records and returns the store (`seeded`

@@ -127,13 +127,17 @@ export function tierRangeOverlap(range: string, tier: { id: string; name: string
   });
 }
 
-/** Loyalty v2: a resource other objects still point at cannot be deleted; the error lists them. */
+/**
+ * Loyalty v2: a resource other objects still point at cannot be deleted; the error lists them. 409 as the beta's
+ * contract lists it; the generally available reference answers the same error with 400 (its deleteBenefit).
+ */
 export function resourceInUse(
   resource: { id: string; type: string; label: string },
   related: { type: string; label: string; ids: readonly string[] },
+  status: 400 | 409 = ERRORS.resource_in_use[0],
 ): ApiError {
   const plural = related.ids.length === 1 ? related.label : `${related.label}s`;
-  return apiError("resource_in_use", {
+  return new ApiError(status, "resource_in_use", ERRORS.resource_in_use[1], {
     details: `${resource.label} ${resource.id} is used by ${plural} ${related.ids.join(", ")}`,
     resourceId: resource.id,
     resourceType: resource.type,

@@ -101,6 +101,25 @@ describe("the dashboard at /__mock/ui/", () => {
       "5,000 and above",
       LIVE_MS,
     );
+    // A tier in the generally available form that needs a segment as well: listed with its segment and range.
+    const vipGold = await op("POST", "/v2/loyalties/tier-structures/lts_d0000000000000003/tiers", {
+      headers: v2,
+      json: {
+        name: "VIP Gold",
+        qualification_rules: {
+          type: "POINTS_AND_SEGMENT",
+          points: { min_value: 50000 },
+          segment: { id: "seg_demo_vip" },
+        },
+      },
+    });
+    expect(vipGold.status).toBe(200);
+    await seen(
+      page,
+      '[data-structure="lts_d0000000000000003"]',
+      "VIP Gold (seg_demo_vip, points 50,000 and above)",
+      LIVE_MS,
+    );
     const gone = await op("DELETE", "/v2/loyalties/incentives/linc_d0000000000000001", { headers: v2 });
     expect(gone.status).toBe(200);
     await seen(page, '[data-incentive="linc_d0000000000000001"]', "DELETED", LIVE_MS);

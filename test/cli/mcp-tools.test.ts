@@ -62,6 +62,20 @@ describe("the MCP server's tools", () => {
     }
   });
 
+  it("describes the tier's body in both Loyalty v2 forms, the beta's and the generally available one", () => {
+    const tier = tools.find((tool) => tool.name === "operation_create_tier");
+    const validate = ajv.compile(tier?.inputSchema ?? {});
+    const body = (qualification_rules: unknown) => ({
+      id: "lts_1",
+      body: { name: "Gold", qualification_rules },
+    });
+    expect(validate(body({ type: "POINTS", min_value: 5000 }))).toBe(true);
+    expect(
+      validate(body({ type: "POINTS_AND_SEGMENT", points: { min_value: 5000 }, segment: { id: "s" } })),
+    ).toBe(true);
+    expect(validate(body({ type: "POINTS", min_value: 5000, points: { min_value: 5000 } }))).toBe(false);
+  });
+
   it("takes a route's parameters and body as the route declares them", () => {
     const fault = tools.find((tool) => tool.name === "post_project_faults");
     const validate = ajv.compile(fault?.inputSchema ?? {});

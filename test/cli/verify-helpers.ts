@@ -18,12 +18,22 @@ export const TARGET_OBJECTS = {
   loyalty_campaign_id: "camp_demo_loyalty",
   location_id: "loc_demo_circle",
   tier_structure_id: "lts_d0000000000000003",
-  // Each run with writes deletes one; several runs share a target here.
+  // Each run with writes deletes two (the incentive step, the benefit step); several runs share a target here.
   incentive_ids: [
     "linc_d0000000000000105",
     "linc_d0000000000000106",
     "linc_d0000000000000107",
     "linc_d0000000000000108",
+    "linc_d0000000000000103",
+    "linc_d0000000000000104",
+    "linc_d0000000000000109",
+    "linc_d000000000000010a",
+    "linc_d000000000000010b",
+    "linc_d000000000000010c",
+    "linc_d000000000000010d",
+    "linc_d000000000000010e",
+    "linc_d000000000000010f",
+    "linc_d0000000000000110",
   ],
   custom_event: { name: "user_subscribed", metadata: { plan: "team", seats: 3 } },
 };
@@ -36,6 +46,14 @@ export async function startTarget(): Promise<RunningServer> {
     body: JSON.stringify({ app_id: SECRETS.appId, app_token: SECRETS.appToken, name: "verify target" }),
   });
   if (res.status !== 201) throw new Error(`key not created: ${res.status} ${await res.text()}`);
+  // Each run with writes adds two tiers to the structure (both Loyalty v2 forms): room for the runs of a file.
+  const settings = await fetch(`${target.url}/__mock/projects/demo/settings`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tier_limit: 100 }),
+  });
+  if (settings.status !== 200)
+    throw new Error(`tier_limit not set: ${settings.status} ${await settings.text()}`);
   return target;
 }
 

@@ -96,7 +96,9 @@ describe("loyalty-mock verify", () => {
       "member-same-customer",
       "trackEvent",
       "createTier",
+      "createTier-ga",
       "deleteIncentive",
+      "deleteBenefit",
     ]);
     const exercised = new Set(report.steps.filter((step) => !step.skipped).map((step) => step.operation));
     expect(exercised.size).toBe(OPERATIONS.length);
@@ -169,16 +171,18 @@ describe("loyalty-mock verify", () => {
     const json = join(temp.dir, "no-incentive.json");
     const ran = await run({ config: writeConfig(temp.dir, target.url, { objects }), json });
     expect(ran.status).toBe(1);
-    expect(differing(readJson(json))).toEqual([
-      {
-        name: "deleteIncentive",
-        operation: "deleteIncentive",
+    // The benefit step tries the same list: a benefit is the generally available reference's incentive.
+    expect(differing(readJson(json))).toEqual(
+      ["deleteIncentive", "deleteBenefit"].map((name) => ({
+        name,
+        operation: name,
         differences: [{ path: "status", kind: "status" }],
-      },
-    ]);
-    expect(readJson(json).steps.find((step) => step.name === "deleteIncentive")).toMatchObject({
-      note: "every incentive of incentive_ids is deleted already: add new ones",
-    });
+      })),
+    );
+    for (const name of ["deleteIncentive", "deleteBenefit"])
+      expect(readJson(json).steps.find((step) => step.name === name)).toMatchObject({
+        note: "every incentive of incentive_ids is deleted already: add new ones",
+      });
   });
 
   it("a target that rate-limits early: stopped before its budget runs out, saying why, exit 3", async () => {

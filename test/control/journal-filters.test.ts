@@ -97,7 +97,7 @@ describe("request journal filters", () => {
     {
       query: "?operation=getWidget",
       details:
-        "Query parameter operation should be an operation's name: generateToken, addMember, getLocation, trackEvent, createTier, deleteIncentive",
+        "Query parameter operation should be an operation's name: generateToken, addMember, getLocation, trackEvent, createTier, deleteIncentive, deleteBenefit",
     },
     { query: "?sort=desc", details: "Query parameter sort is not allowed" },
   ];

@@ -241,7 +241,7 @@ export function checkAnswer({ request, response }: Exchange): void {
     expect(body.code).toBe(response.status);
     expect(body.request_id).toBe(response.headers["x-request-id"]);
   }
-  validate(request.method, path, response.status, response.body);
+  validate(request.method, path, response.status, response.body, request.body);
 }
 
 /** Sends one case and checks the properties every case shares; returns the exchange for the case's own checks. */

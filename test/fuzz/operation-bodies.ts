@@ -131,6 +131,19 @@ const qualificationRules = fc.oneof(
     type: nearly(fc.constant("SEGMENT")),
     segment: nearly(nearObject({ id: nearly(fc.constantFrom("seg_demo_vip", "seg_nope")) })),
   }),
+  // The generally available form (docs/fidelity.md): the range nested under `points`, numbers up to 10^9.
+  nearObject({
+    type: nearly(fc.constantFrom("POINTS", "POINTS_AND_SEGMENT")),
+    points: nearly(
+      nearObject({
+        min_value: points(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.double({ min: 0, max: 1e9 }))),
+        max_value: fc.option(points(fc.integer({ min: 0, max: 1_000_000_000 })), { nil: undefined }),
+      }),
+    ),
+    segment: fc.option(nearly(nearObject({ id: nearly(fc.constantFrom("seg_demo_vip", "seg_nope")) })), {
+      nil: undefined,
+    }),
+  }),
 );
 
 export const tierBody = nearObject({

@@ -186,6 +186,24 @@ const REFINED: { readonly [N in OperationName]?: Partial<Shape> } = {
       .map(([id]) => ["v2", "loyalties", "incentives", id]),
     body: fc.option(jsonText(hostileObject), { nil: undefined }).map((b) => b ?? "{}"),
   },
+  // The same records by their generally available names, in every state, and an incentive's id where a
+  // benefit's is due.
+  deleteBenefit: {
+    segments: fc
+      .tuple(
+        segment([
+          "lben_d0000000000000001",
+          "lben_d0000000000000002",
+          "lben_d00000000000000de",
+          "lben_d0000000000000101",
+          "lben_ffff",
+          "linc_d0000000000000001",
+          "nope",
+        ]),
+      )
+      .map(([id]) => ["v2", "loyalties", "benefits", id]),
+    body: fc.option(jsonText(hostileObject), { nil: undefined }).map((b) => b ?? "{}"),
+  },
 };
 
 /** The method, the credentials it wants (v2 or not) and the body type come from the operation table's row. */

@@ -23,15 +23,24 @@ export const CONTRACT_VARIABLES: Record<ContractFileKind, string> = {
   webhooks: "WEBHOOKS_CONTRACT_FILE",
   vendorOperations: "VENDOR_OPERATIONS_FILE",
   loyaltyV2: "LOYALTY_V2_FILE",
+  loyaltyV2Ga: "LOYALTY_V2_GA_FILE",
+};
+
+/** The kinds that are a vendor's file unchanged, found among the vendor's files in ../shared/contract/vendor-source. */
+const VENDOR_SOURCE: Partial<Record<ContractFileKind, keyof typeof VENDOR_FILES>> = {
+  loyaltyV2: "loyaltiesV2",
+  loyaltyV2Ga: "loyaltiesV2Ga",
 };
 
 /**
- * Where each file is in `../shared/contract/`: the built files at its top; the Loyalty v2 beta's file, which is the
- * vendor's own, among the vendor's files it was pinned from (`vendor-source/<commit>/<path>`).
+ * Where each file is in `../shared/contract/`: the built files at its top; the two Loyalty v2 files (the beta's and
+ * the generally available version's), which are the vendor's own, among the vendor's files they were pinned from
+ * (`vendor-source/<commit>/<path>`).
  */
 export function sharedContractPath(kind: ContractFileKind, shared: string = SHARED_CONTRACT_DIR): string {
-  if (kind !== "loyaltyV2") return join(shared, BUILT_FILES[kind]);
-  const { commit, path } = VENDOR_FILES.loyaltiesV2;
+  const vendorFile = VENDOR_SOURCE[kind];
+  if (vendorFile === undefined) return join(shared, BUILT_FILES[kind]);
+  const { commit, path } = VENDOR_FILES[vendorFile];
   return join(shared, "vendor-source", commit, path);
 }
 

@@ -43,12 +43,19 @@ export interface Call {
 /**
  * Sends one request to the app over real HTTP (supertest) and checks what every response of the emulator must
  * satisfy: JSON with charset, a request id header, and a body valid against the public contract for its
- * operation and status (errors included); control API calls pass the control API's own validator.
+ * operation and status (errors included), the generally available Loyalty v2's answers against its own (the body
+ * sent says which form a tier request is); control API calls pass the control API's own validator.
  */
 export async function send(
   app: Express,
   call: Call,
-  validate: (method: string, path: string, status: number, body: unknown) => void = validateAny,
+  validate: (
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    sent?: unknown,
+  ) => void = validateAny,
 ): Promise<request.Response> {
   let req = request(await served(app))[call.method.toLowerCase() as "get"](call.path);
   for (const [name, value] of Object.entries(call.headers ?? {})) req = req.set(name, value);
@@ -64,7 +71,7 @@ export async function send(
     validate(call.method, call.path.split("?")[0] ?? call.path, res.status, undefined);
   } else if (call.method !== "HEAD") {
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
-    validate(call.method, call.path.split("?")[0] ?? call.path, res.status, res.body);
+    validate(call.method, call.path.split("?")[0] ?? call.path, res.status, res.body, call.body);
   }
   if (res.status >= 400 && call.method !== "HEAD") {
     expect(res.body.code).toBe(res.status);

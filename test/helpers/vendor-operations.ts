@@ -39,8 +39,24 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options"
  * .contract/ after `npm run contract:fetch`); declared with needsContract("loyaltyV2").
  */
 export function loadLoyaltyV2Operations(env: NodeJS.ProcessEnv = process.env): VendorOperation[] {
-  const path = locateContractFile("loyaltyV2", env)?.path;
-  if (!path) throw new Error(`Loyalty v2 beta: ${missingContractMessage("loyaltyV2")}`);
+  return operationsOf("loyaltyV2", "Loyalty v2 beta", env);
+}
+
+/**
+ * The same of the generally available Loyalty v2 (the vendor's loyalties-v2.json at 65c33a7a: LOYALTY_V2_GA_FILE,
+ * ../shared/contract/vendor-source/, or .contract/); declared with needsContract("loyaltyV2Ga").
+ */
+export function loadLoyaltyV2GaOperations(env: NodeJS.ProcessEnv = process.env): VendorOperation[] {
+  return operationsOf("loyaltyV2Ga", "Loyalty v2 (GA)", env);
+}
+
+function operationsOf(
+  kind: "loyaltyV2" | "loyaltyV2Ga",
+  what: string,
+  env: NodeJS.ProcessEnv,
+): VendorOperation[] {
+  const path = locateContractFile(kind, env)?.path;
+  if (!path) throw new Error(`${what}: ${missingContractMessage(kind)}`);
   const document = JSON.parse(readFileSync(path, "utf8")) as {
     paths: Record<string, Record<string, { operationId?: string }>>;
   };

@@ -41,4 +41,21 @@ describe("operations that notify nothing", () => {
     ]);
     for (const run of runs) expect(run.calls).toEqual([]);
   });
+
+  it("the generally available Loyalty v2's tier and benefit deletion succeed without calling notify too", () => {
+    const world = buildWorld();
+    const { demo } = world;
+    const runs = [
+      runRow(
+        world,
+        demo,
+        "createTier",
+        { id: "lts_d0000000000000001" },
+        { name: "Gold", qualification_rules: { type: "POINTS", points: { min_value: 5000 } } },
+      ),
+      runRow(world, demo, "deleteBenefit", { benefitId: "lben_d0000000000000001" }, undefined),
+    ];
+    expect(runs.map((run) => run.response.object)).toEqual(["tier", "benefit"]);
+    for (const run of runs) expect(run.calls).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 import { api, projectPath } from "../api.js";
 import { frame, h, show } from "../dom.js";
 import { pager } from "./paging.js";
-import { tierAxis } from "./tiers.js";
+import { rangeText, tierAxis } from "./tiers.js";
 
 /**
  * Loyalty v2: each tier structure's tiers as ranges on one axis (gaps and overlaps visible), then the incentives
@@ -31,7 +31,9 @@ export function loyaltyPanel(section, context) {
         h("h3", null, "Tier structures"),
         structures.total === 0 ? h("p", null, "No tier structures.") : null,
         ...structures.tier_structures.map((/** @type {any} */ s) => {
-          const segments = s.tiers.filter((/** @type {any} */ t) => t.qualification_rules.type === "SEGMENT");
+          // A POINTS_AND_SEGMENT tier (Loyalty v2 as generally available) needs its segment too: listed here
+          // with its range, as the axis shows only what points alone decide.
+          const segments = s.tiers.filter((/** @type {any} */ t) => t.qualification_rules.type !== "POINTS");
           return h(
             "div",
             { className: "structure", "data-structure": s.id },
@@ -43,7 +45,11 @@ export function loyaltyPanel(section, context) {
                   null,
                   "Segment tiers: ",
                   segments
-                    .map((/** @type {any} */ t) => `${t.name} (${t.qualification_rules.segment.id})`)
+                    .map((/** @type {any} */ t) =>
+                      t.qualification_rules.type === "SEGMENT"
+                        ? `${t.name} (${t.qualification_rules.segment.id})`
+                        : `${t.name} (${t.qualification_rules.segment.id}, points ${rangeText(t)})`,
+                    )
                     .join(", "),
                 )
               : null,

@@ -71,14 +71,15 @@ export interface Side {
 
 /**
  * The default fixtures' objects that stand for the target's: the demo project's card campaign (customers join it
- * once), its circle location, its first tier structure (closed ranges far below 500,000,000), an incentive no
- * earning rule uses, and `user_subscribed` (whose schema asks for `plan`).
+ * once), its circle location, its first tier structure (closed ranges far below 250,000,000), two incentives no
+ * earning rule uses (the incentive and the benefit steps delete one each), and `user_subscribed` (whose schema
+ * asks for `plan`).
  */
 export const DEMO_OBJECTS: Objects = {
   loyalty_campaign_id: "camp_demo_loyalty",
   location_id: "loc_demo_circle",
   tier_structure_id: "lts_d0000000000000001",
-  incentive_ids: ["linc_d0000000000000101"],
+  incentive_ids: ["linc_d0000000000000101", "linc_d0000000000000102"],
   custom_event: { name: "user_subscribed", metadata: { plan: "verify" } },
 };
 export const DEMO_KEY = { appId: "demo-app-id", appToken: "demo-app-token" };

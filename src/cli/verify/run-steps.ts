@@ -24,8 +24,9 @@ function refusedKey(step: Step, side: string, status: number, live: boolean): vo
 }
 
 /**
- * The tier step's range starts at 500,000,000 points: above any tier with a max_value, but inside any open-ended
- * POINTS tier (no max_value), which overlaps every range above its min. Such a structure is the config's fault
+ * The tier steps' ranges start at 500,000,000 points (250,000,000 for the generally available form's): above any
+ * tier with a max_value, but inside any open-ended POINTS tier (no max_value), which overlaps every range above its
+ * min. Such a structure is the config's fault
  * (403 tier_range_overlap on every run), not a difference: said as a config error, naming the tier.
  */
 function openEndedTier(

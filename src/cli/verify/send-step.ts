@@ -19,6 +19,12 @@ export interface RunSide {
   budget?: Budget;
   token?: string;
   secrets: string[];
+  /**
+   * The incentives of the side's list this run found gone: deleted by a step (the incentive's, the benefit's) or
+   * answered 404. The next step that deletes one starts after them, rather than spend a call of the target's
+   * budget on each again.
+   */
+  gone: Set<string>;
 }
 
 export interface Sent {
@@ -37,7 +43,7 @@ export function runSideOf(
   budget?: Budget,
 ): RunSide {
   secrets.push(side.appId, side.appToken);
-  return { role, side, inputs, limits, ...(budget && { budget }), secrets };
+  return { role, side, inputs, limits, ...(budget && { budget }), secrets, gone: new Set() };
 }
 
 /** What an Authorization header can carry: visible ASCII (RFC 9110's field value, without obs-text). */
@@ -51,13 +57,24 @@ async function call(player: RunSide, request: StepRequest, needed: number): Prom
 }
 
 /**
+ * The incentives a step that deletes one tries, in the config's order: those this run has not found gone, or the
+ * last of the list when none is left (its 404 says so).
+ */
+function incentivesToTry(player: RunSide, step: Step): readonly string[] {
+  if (!step.triesIncentives) return [""];
+  const listed = player.side.objects.incentive_ids;
+  const left = listed.filter((id) => !player.gone.has(id));
+  return left.length > 0 ? left : listed.slice(-1);
+}
+
+/**
  * Plays one step on one side. `needed`: the calls the run still makes, this one included, so the budget can
- * stop it before it runs short. The incentive step tries the config's incentives in order: a 404 is one an
- * earlier run deleted.
+ * stop it before it runs short. A step that deletes an incentive (the incentive's, the benefit's) tries the
+ * config's incentives in order: a 404 is one an earlier run deleted.
  */
 export async function sendStep(player: RunSide, step: Step, needed: number): Promise<Sent> {
   const { objects } = player.side;
-  const ids = step.triesIncentives ? objects.incentive_ids : [""];
+  const ids = incentivesToTry(player, step);
   let answer: Answer | undefined;
   let request: StepRequest | undefined;
   let note: string | undefined;
@@ -65,6 +82,7 @@ export async function sendStep(player: RunSide, step: Step, needed: number): Pro
     request = step.request(objects, player.inputs, id);
     answer = await call(player, request, needed);
     if (!step.triesIncentives) break;
+    if (answer.status < 400 || answer.status === 404) player.gone.add(id);
     if (answer.status < 400) note = `deleted ${id}: take it out of incentive_ids`;
     if (answer.status !== 404) break;
     if (index === ids.length - 1) note = "every incentive of incentive_ids is deleted already: add new ones";

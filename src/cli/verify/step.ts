@@ -53,6 +53,17 @@ export interface Step {
 
 /** Tier ranges of verify runs start here, far above the fixtures' and a sandbox's own tiers. */
 export const TIER_BASE = 500_000_000;
+
+/**
+ * The generally available form's tier of a run sits this far below the beta's (its thresholds stop at
+ * 1,000,000,000, so it cannot sit above): 250,000,000 seconds of runs, into 2033, before the two could meet.
+ */
+const GA_TIER_OFFSET = 250_000_000;
+
+/** The single point of a run's tier in the generally available form, from its beta tier's point. */
+export function gaTierPoint(tierPoint: number): number {
+  return tierPoint - GA_TIER_OFFSET;
+}
 const EPOCH = Date.UTC(2026, 0, 1);
 
 /** The run's inputs: its tier range is the second it started (since 2026), so no two runs' ranges overlap. */

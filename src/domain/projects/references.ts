@@ -3,6 +3,7 @@ import { eachOfArray, runToEnd, type Steps } from "../../platform/steps.js";
 import type { AnyCollection, Path, Reference } from "../collection.js";
 import type { KeySet } from "../record-store.js";
 import { COLLECTIONS } from "./collections.js";
+import type { ProjectSettings } from "./settings.js";
 
 type Ctx = Pick<z.RefinementCtx, "addIssue">;
 type Records = readonly Record<string, unknown>[];
@@ -103,6 +104,12 @@ function missingMessage(target: AnyCollection, by: string): (value: unknown) => 
     : (value) => `no ${target.label} named ${String(value)} in ${target.name}`;
 }
 
+/** The document's project settings, as its schema parsed them (none where the part is missing). */
+function settingsOf(doc: object): ProjectSettings {
+  const project = (doc as { project?: { settings?: ProjectSettings } }).project;
+  return project?.settings ?? {};
+}
+
 /**
  * Checks that a project document hangs together, from the collections' declarations (projects/collections.ts):
  * keys and unique fields unique, every reference pointing at something in the same project, each collection's
@@ -133,6 +140,6 @@ export function* checkReferencesInSteps(doc: object, ctx: Ctx, known?: KnownKeys
         seen.get(`${target.name}.${by}`) ?? new Set(records(target.name).map((record) => record[by]));
       yield* checkReference(ctx, c.name, records(c.name), reference, targets, missingMessage(target, by));
     }
-    c.check?.(records(c.name), (path, message) => issue(ctx, path, message));
+    c.check?.(records(c.name), (path, message) => issue(ctx, path, message), settingsOf(doc));
   }
 }

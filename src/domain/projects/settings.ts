@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type RateLimit, rateLimitSchema } from "../../emulation/rate-limiter.js";
 import type { Caps } from "../caps.js";
+import { TIER_LIMIT_MAX } from "../tiers/tier-structure.js";
 import type { WebhookSettings } from "../webhooks/settings.js";
 
 /**
@@ -40,6 +41,8 @@ export const projectSettingsSchema = z.strictObject({
    * demo project keeps structures made to test the API beside its program's, and an audience sees the program's.
    */
   audience_tier_structures: z.array(z.string().min(1).max(200)).max(MAX_AUDIENCE_STRUCTURES).optional(),
+  /** Tiers a tier structure may hold (409 tier_limit_exceeded past it): 10 unless set, as the spec says. */
+  tier_limit: z.number().int().min(1).max(TIER_LIMIT_MAX).optional(),
 });
 
 export type ProjectSettings = z.output<typeof projectSettingsSchema>;

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { conflict } from "../../domain/errors.js";
 import type { Project } from "../../domain/projects/project.js";
 import type { ProjectRegistry } from "../../domain/projects/registry.js";
 import { type ProjectSettings, projectSettingsSchema } from "../../domain/projects/settings.js";
+import { TIER_LIMIT_DEFAULT } from "../../domain/tiers/tier-structure.js";
 import { settingsAnswer } from "./answers.js";
 import { type ControlRoute, row } from "./route-table.js";
 import { settingsView } from "./shapes.js";
@@ -17,10 +19,25 @@ export const settingsPatchBody = z
       .unwrap()
       .nullable()
       .optional(),
+    tier_limit: projectSettingsSchema.shape.tier_limit.unwrap().nullable().optional(),
   })
   .describe("The fields given replace the project's own; null removes one so the server's default applies.");
 
+/**
+ * A tier limit below what a structure already holds would leave the project a state it cannot be saved and read
+ * back in (a document's structures hold no more than its limit): refused, naming the structure, and nothing changes.
+ */
+function checkTierLimit(project: Project, settings: ProjectSettings): void {
+  const limit = settings.tier_limit ?? TIER_LIMIT_DEFAULT;
+  const most = project.tierStructures.mostTiers();
+  if (most > limit)
+    throw conflict(
+      `tier_limit ${limit} is below the ${most} tiers a tier structure of project ${project.id} already holds`,
+    );
+}
+
 function apply(registry: ProjectRegistry, project: Project, settings: ProjectSettings): void {
+  checkTierLimit(project, settings);
   const before = JSON.stringify(project.effectiveSettings(registry.defaults).rateLimit);
   project.settings = settings;
   const effective = project.effectiveSettings(registry.defaults);
@@ -31,7 +48,10 @@ function apply(registry: ProjectRegistry, project: Project, settings: ProjectSet
 
 const PATH = "/projects/{projectId}/settings";
 
-/** Per-project settings: rate limiting, the v2 auth mode, the token grace period and the journal size. */
+/**
+ * Per-project settings: rate limiting, the v2 auth mode, the token grace period, the journal size and the tier
+ * limit.
+ */
 export const settingsRoutes: readonly ControlRoute[] = [
   row({
     method: "GET",
@@ -47,6 +67,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     tag: "settings",
     summary: "Replace the project's settings",
     body: projectSettingsSchema,
+    errors: { 409: ["conflict"] },
     output: settingsAnswer,
     handle: ({ deps: { registry }, body, project }) => {
       apply(registry, project, body);
@@ -59,6 +80,7 @@ export const settingsRoutes: readonly ControlRoute[] = [
     tag: "settings",
     summary: "Change some settings",
     body: settingsPatchBody,
+    errors: { 409: ["conflict"] },
     output: settingsAnswer,
     handle: ({ deps: { registry }, body, project }) => {
       const next: Record<string, unknown> = { ...project.settings };

@@ -2,6 +2,7 @@ import type { Request } from "express";
 import { type ApiError, apiError } from "../../domain/errors.js";
 import { either } from "../errors/http-errors.js";
 import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
+import { ANNOUNCED_OPERATIONS, LOYALTY_V2_GA_OPERATIONS } from "./loyalty-v2-ga.js";
 
 /**
  * The real service's public operations, as facts: each path template, then the methods it answers with the name of
@@ -9,8 +10,8 @@ import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
  * reference/readonly-sdks/js/OpenAPI.json at commit 65c33a7a). A request for one of them that we do not emulate
  * is 501 not_emulated rather than a 404 an app would read as "that record does not exist" (docs/reference/operations.md,
  * "Errors"). Emulated operations never get here: their routes come first. test/api/not-emulated.test.ts holds this
- * table to the vendor's list in ../shared/contract. The Loyalty v2 beta's operations are facts of their own
- * (loyalty-v2-beta.ts), looked up the same way.
+ * table to the vendor's list in ../shared/contract. The Loyalty v2 beta's operations and the generally available
+ * version's are facts of their own (loyalty-v2-beta.ts, loyalty-v2-ga.ts), looked up the same way.
  */
 const REAL_OPERATIONS = `
 /client/v1/events POST track-custom-event-client-side
@@ -226,22 +227,47 @@ export const BETA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_BETA_O
   ({ method, path, name }) => ({ method, path, name }),
 );
 
+/** The generally available Loyalty v2's operations (loyalty-v2-ga.ts), the two we emulate among them. */
+export const GA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_GA_OPERATIONS).map(
+  ({ method, path, name }) => ({ method, path, name }),
+);
+
+type Index = Map<string, Template[]>;
+
 /** By method and segment count: a lookup reads only templates that could match. */
-const INDEX = new Map<string, Template[]>();
-for (const template of [
-  ...parse(REAL_OPERATIONS),
-  ...parse(LINKED_OPERATIONS),
-  ...parse(LOYALTY_V2_BETA_OPERATIONS),
-]) {
-  const key = `${template.method} ${template.segments.length}`;
-  INDEX.set(key, [...(INDEX.get(key) ?? []), template]);
+function indexOf(templates: readonly Template[]): Index {
+  const index: Index = new Map();
+  for (const template of templates) {
+    const key = `${template.method} ${template.segments.length}`;
+    index.set(key, [...(index.get(key) ?? []), template]);
+  }
+  return index;
 }
+
+/**
+ * The references in the order they are asked: the v1 reference and the beta first, as before the generally
+ * available version was served, so a request they name is answered exactly as it was (the beta's name for a path
+ * both v2 versions document); then the GA file and what the vendor announced, for what only they name.
+ */
+const INDEXES: readonly Index[] = [
+  indexOf([...parse(REAL_OPERATIONS), ...parse(LINKED_OPERATIONS), ...parse(LOYALTY_V2_BETA_OPERATIONS)]),
+  indexOf([...parse(LOYALTY_V2_GA_OPERATIONS), ...parse(ANNOUNCED_OPERATIONS)]),
+];
 
 /** Every real operation this request names (several only where the reference has look-alikes), or none. */
 export function realOperationsFor(req: Pick<Request, "method" | "path">): RealOperation[] {
   const method = req.method === "HEAD" ? "GET" : req.method;
   const segments = req.path.split("/").slice(1);
-  const candidates = INDEX.get(`${method} ${segments.length}`) ?? [];
+  for (const index of INDEXES) {
+    const found = matchingIn(index, method, segments);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** The most specific templates of one index that match (several only where it has look-alikes). */
+function matchingIn(index: Index, method: string, segments: readonly string[]): RealOperation[] {
+  const candidates = index.get(`${method} ${segments.length}`) ?? [];
   const matching = candidates.filter((template) =>
     template.segments.every(
       (segment, i) => segments[i] !== "" && (isParameter(segment) || segment === segments[i]),

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { issueToken } from "../../domain/auth/tokens.js";
 import { eventResponse, trackEvent, trackEventBodySchema } from "../../domain/events/track-event.js";
+import { benefitIdOf, benefitNamed, deleteBenefit } from "../../domain/incentives/benefit.js";
 import { deleteIncentive } from "../../domain/incentives/delete-incentive.js";
 import { assignCard, assignCardBodySchema } from "../../domain/members/assign-card.js";
 import { hexId } from "../../domain/shared/schema-parts.js";
-import { createTier, createTierBodySchema } from "../../domain/tiers/create-tier.js";
+import { createTier, tierAnswer, tierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
 import { auth, type OperationRow, type RawInput, row } from "./row.js";
 
@@ -116,8 +117,11 @@ const TABLE = {
     body: "json",
     exactIntegers: true,
     // The structure id is not checked for shape: any unknown id is the structure's 404 (the order of docs/reference/operations.md, "Creating a tier: the rules").
-    input: z.object({ params: z.object({ id: z.string() }), body: createTierBodySchema }),
-    run: ({ auth: { project }, input }) => createTier(project, input.params.id, input.body),
+    // The body is the beta's form or the generally available one, and the answer is in the body's form
+    // (docs/fidelity.md, "Loyalty v2 as generally available").
+    input: z.object({ params: z.object({ id: z.string() }), body: tierBodySchema }),
+    run: ({ auth: { project }, input }) =>
+      tierAnswer(createTier(project, input.params.id, input.body), input.body.form),
     example: (ids) => ({
       params: { id: ids.tierStructure },
       body: {
@@ -151,6 +155,24 @@ const TABLE = {
       const id = params.id ?? "";
       const name = project.incentives.find(id)?.name ?? id;
       return ok ? `Incentive ${name} was deleted` : `Deleting incentive ${name} failed: ${refusal}`;
+    },
+  }),
+  deleteBenefit: row({
+    title: "Delete a benefit",
+    method: "DELETE",
+    // The generally available Loyalty v2's name of an incentive, the same record as deleteIncentive's, refused
+    // in the GA file's words: docs/fidelity.md, "Loyalty v2 as generally available".
+    path: "/v2/loyalties/benefits/{benefitId}",
+    auth: auth(["api", "loyalties"], { v2: true }),
+    body: "json",
+    // The GA file's pattern, checked before the lookup (400, not 404), as the incentive's is.
+    input: z.object({ params: z.object({ benefitId: hexId("lben") }) }),
+    run: ({ auth: { project }, input }) => deleteBenefit(project, input.params.benefitId),
+    example: (ids) => ({ params: { benefitId: benefitIdOf(ids.incentive) } }),
+    sentence: ({ ok, params, project, refusal }) => {
+      const id = params.benefitId ?? "";
+      const name = benefitNamed(project, id)?.name ?? id;
+      return ok ? `Benefit ${name} was deleted` : `Deleting benefit ${name} failed: ${refusal}`;
     },
   }),
 } as const;
