@@ -120,7 +120,9 @@ function changed(batch) {
   if (batch.requests_count > BUSY_REQUESTS) busyUntil = Date.now() + 2 * BUSY_GAP_MS;
   for (const slot of slots) if (concerns(slot.panel, batch)) slot.refresher.changed();
   unsaid += batch.requests_count;
-  lastUnsaid = batch.requests.at(-1) ?? lastUnsaid;
+  // The app's token requests are not an audience's news (the activity leaves them out too): the last call named is
+  // the last other one.
+  lastUnsaid = batch.requests.findLast((r) => r.operation !== "generateToken") ?? lastUnsaid;
   if (!lastUnsaid) return tell(`Live. Changed: ${batch.topics.join(", ")}.`);
   // While the project is busy the status line speaks at most once a gap, and last of all after the load stops.
   const wait = Date.now() < busyUntil ? saidAt + BUSY_GAP_MS - Date.now() : 0;

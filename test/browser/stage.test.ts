@@ -188,8 +188,10 @@ describe("the whole demo, in presentation mode at 1280x720", () => {
     await noErrorShown("first-month played");
     await page.click("#show-activity");
     await seen(page, "#activity li.moment", "Zofia Lis reached Silver", SHOWS_MS);
-    // No token request among the sentences; the webhooks a request caused are one line under it.
+    // No token request among the sentences, nor named by the status line; the webhooks a request caused are one
+    // line under it.
     expect(await page.$eval("#activity", (el) => (el as HTMLElement).innerText)).not.toMatch(/token/i);
+    expect(await page.$eval("#feed-status", (el) => (el as HTMLElement).innerText)).not.toMatch(/token/i);
     await seen(page, "#activity li.ok details.webhooks summary", "webhooks recorded", SHOWS_MS);
     await noErrorShown("the activity after first-month");
   });

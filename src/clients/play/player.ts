@@ -127,10 +127,11 @@ class Player {
         return `${event} by ${customer}${standing && `: ${standing}`}`;
       }
       case "clock": {
-        const clock = await this.#call("POST", `/__mock/projects/${encodeURIComponent(projectId)}/clock`, {
-          json: { advance_seconds: advanceSeconds(step.advance) },
-          control: true,
-        });
+        const clock = await this.#call(
+          "POST",
+          `/__mock/projects/${encodeURIComponent(this.#options.projectId)}/clock`,
+          { json: { advance_seconds: advanceSeconds(step.advance) }, control: true },
+        );
         // The token's 900 s are on the project's clock: a new one for the next v2 call.
         this.#token = undefined;
         return `+${step.advance}: the project's clock shows ${said(textOf(clock, "now"))}`;
