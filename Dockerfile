@@ -24,7 +24,7 @@ RUN npx tsc -b tsconfig.build.json \
 
 FROM ${NODE_IMAGE}
 # The version is package.json's (a test holds them together); SOURCE is where the image was built from.
-ARG VERSION=0.11.0
+ARG VERSION=0.12.0
 ARG SOURCE=https://github.com/OWNER/loyalty-mock
 LABEL org.opencontainers.image.title="loyalty-mock" \
       org.opencontainers.image.description="A local stand-in for the core operations of a loyalty and promotions service" \

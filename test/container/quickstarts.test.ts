@@ -70,7 +70,7 @@ describe("the quickstarts over the image", () => {
       // page ran loyalty-mock:0.10.0, which no page builds).
       const line = docBlock(page, "## 4. Run it", "sh").replace(/\s+#.*\n$/, "");
       expect(line).toBe("mvn test");
-      expect(readPage(page)).toContain("`mvn test -DloyaltyMock.image=loyalty-mock:0.11.0`");
+      expect(readPage(page)).toContain("`mvn test -DloyaltyMock.image=loyalty-mock:0.12.0`");
       // Offline: these machines reach no Maven repository; what the build needs must be in the local one already.
       const command = `${line.replace(/^mvn /, "mvn -o -B ")} -DloyaltyMock.image=${IMAGE}`;
       const run = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", timeout: 300_000 });
@@ -99,7 +99,7 @@ describe("the quickstarts over the image", () => {
       writeFileSync(join(dir, "syncwriter_test.go"), writer?.text as string);
       const line = docBlock(page, "## 3. Run it", "sh").replace(/\s+#.*\n$/, "");
       expect(line).toBe("go test ./...");
-      expect(readPage(page)).toContain("`LOYALTY_IMAGE=loyalty-mock:0.11.0 go test ./...`");
+      expect(readPage(page)).toContain("`LOYALTY_IMAGE=loyalty-mock:0.12.0 go test ./...`");
       const run = sh(`${line} -v`);
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/--- PASS: TestANewMemberGetsALoyaltyCard/);
