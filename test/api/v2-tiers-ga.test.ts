@@ -205,7 +205,8 @@ describe("the project's tier_limit", () => {
 
   it("a project's state holds no structure past its limit, and reads back under it", async () => {
     await patch({ tier_limit: 11 });
-    await post(FULL, gaTier({ min_value: 50_000 }));
+    // A fraction, which only the GA form makes: the state holds it, and reads it back.
+    await post(FULL, gaTier({ min_value: 50_000.5 }));
     const state = await control(world.app, { method: "GET", path: "/__mock/projects/demo/state" });
     const again = await control(world.app, {
       method: "PUT",
@@ -213,6 +214,8 @@ describe("the project's tier_limit", () => {
       body: state.body,
     });
     expect(again.status).toBe(200);
+    const tiers = world.demo.tierStructures.get(FULL).tiers;
+    expect(tiers.at(-1)?.qualification_rules).toEqual({ type: "POINTS", min_value: 50_000.5 });
     const lowered = { ...state.body, project: { ...state.body.project, settings: {} } };
     const refused = await control(world.app, {
       method: "PUT",

@@ -169,8 +169,7 @@ describe("PUT /__mock/projects/{projectId}/state", () => {
       status: 400,
       error: {
         key: "invalid_payload",
-        details:
-          "$.tier_structures[0].tiers[0].qualification_rules.min_value: should match one of the allowed shapes",
+        details: "$.tier_structures[0].tiers[0].qualification_rules.min_value: should be number",
       },
     },
     {

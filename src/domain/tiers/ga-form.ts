@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { metadata } from "../shared/schema-parts.js";
-import type { Points, QualificationRules } from "./qualification-rules.js";
+import { GA_THRESHOLD_MAX, type Points, type QualificationRules } from "./qualification-rules.js";
 import type { Tier } from "./tier-structure.js";
 
 /**
@@ -28,7 +28,7 @@ export function isGaTierBody(body: unknown): boolean {
 /** The GA file's thresholds: numbers from 0 to 1,000,000,000. An integer read exactly past 2^53 is simply too big. */
 const threshold = z.preprocess(
   (value) => (typeof value === "bigint" ? Number(value) : value),
-  z.number().min(0).max(1_000_000_000),
+  z.number().min(0).max(GA_THRESHOLD_MAX),
 );
 
 const pointsSchema = z.strictObject({ min_value: threshold, max_value: threshold.optional() });
@@ -53,7 +53,11 @@ function checkGaRules(rules: GaRulesInput, ctx: z.RefinementCtx): void {
   const points = rules.points ?? undefined;
   const hasSegment = rules.segment !== undefined && rules.segment !== null;
   if (points === undefined) issue(ctx, ["points"], `is required when type is ${rules.type}`);
-  else if (points.max_value !== undefined && points.max_value < points.min_value)
+  else if (
+    typeof points.min_value === "number" &&
+    typeof points.max_value === "number" &&
+    points.max_value < points.min_value
+  )
     issue(ctx, ["points", "max_value"], `should be >= min_value (${points.min_value})`);
   if (rules.type === "POINTS" && hasSegment) issue(ctx, ["segment"], "is not allowed when type is POINTS");
   if (rules.type === "POINTS_AND_SEGMENT" && !hasSegment)

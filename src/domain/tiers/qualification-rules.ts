@@ -51,8 +51,8 @@ function checkRules(rules: RulesInput, ctx: z.RefinementCtx): void {
       issue(ctx, "max_value", "is not allowed without min_value");
     else if (rules.min_value === undefined) issue(ctx, "min_value", `is required when type is ${rules.type}`);
     if (rules.type === "POINTS" && hasSegment) issue(ctx, "segment", "is not allowed when type is POINTS");
-    // Compared only when both are integers: the int64 fields have said what is wrong with anything else, and an
-    // object (`{"valueOf": 1, "toString": 1}`) has no value to compare.
+    // Compared only when both are numbers: the fields have said what is wrong with anything else, and an object
+    // (`{"valueOf": 1, "toString": 1}`) has no value to compare.
     const { min_value: min, max_value: max } = rules;
     if (isInteger(min) && isInteger(max) && max < min)
       issue(ctx, "max_value", `should be >= min_value (${min})`);
@@ -96,8 +96,29 @@ export const qualificationRulesSchema = z
   .superRefine(checkRules)
   .transform(normalize);
 
-/** A stored threshold: the beta's integer, or the generally available form's number up to 1,000,000,000. */
-const storedPoints = z.union([int64(0), z.number().min(0).max(1_000_000_000)]);
+/** The generally available form's thresholds stop here (its TierQualificationRulesPointsUpsert). */
+export const GA_THRESHOLD_MAX = 1_000_000_000;
+
+const int64Points = int64(0);
+
+/**
+ * A stored threshold: the beta's integer (to 2^63-1, exact), or a fraction from 0 to 1,000,000,000, which only the
+ * generally available form makes. Anything else is refused as the beta's int64 field refuses it (`should be
+ * number`, `should be integer`, `should be >= 0`).
+ */
+const storedPoints = z
+  .custom<Points>()
+  .superRefine((value, ctx) => {
+    if (typeof value === "number" && !Number.isInteger(value) && value >= 0 && value <= GA_THRESHOLD_MAX)
+      return;
+    const parsed = int64Points.safeParse(value);
+    if (!parsed.success)
+      for (const problem of parsed.error.issues) ctx.addIssue(problem as Parameters<typeof ctx.addIssue>[0]);
+  })
+  .transform((value) =>
+    typeof value === "number" && !Number.isInteger(value) ? value : int64Points.parse(value),
+  )
+  .meta({ type: "number", minimum: 0 });
 
 /**
  * qualification_rules as a tier is stored (fixtures, the state file, an import): the beta's, plus the generally
