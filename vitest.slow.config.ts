@@ -10,7 +10,7 @@ export default defineConfig({
   ...fast,
   test: {
     ...fast.test,
-    include: ["test/slow/**/*.test.ts", "test/fuzz/{operations,control,metadata}.test.ts"],
+    include: ["test/slow/**/*.test.ts", "test/fuzz/{operations,control,metadata,documents}.test.ts"],
     exclude: [...configDefaults.exclude],
     isolate: true,
     execArgv: [],

@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 import { describe, expect, it } from "vitest";
+import { admitRestore } from "../../src/domain/projects/snapshots.js";
 import { exportProject } from "../../src/domain/projects/state-export.js";
 import type { RunningServer } from "../../src/index.js";
 import { logFilesOf } from "../../src/persistence/replay.js";
+import { refusal } from "../helpers/refusal.js";
 import { callControl as call, joinDemo as join } from "../helpers/running-server.js";
 import { useStateFileServers } from "../helpers/state-file.js";
-import { DEMO_KEYS } from "../helpers/world.js";
+import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
 /**
  * A snapshot shares the project's records (issue 44): in memory it is a reference per record, in the state file a
@@ -126,6 +129,27 @@ describe("the snapshot memory budget (LOYALTY_MOCK_SNAPSHOT_MEMORY_MB)", () => {
     expect((await call(first, "GET", SNAPSHOTS)).body.total).toBe(0);
     const second = await disk.restart(first);
     expect((await call(second, "GET", SNAPSHOTS)).body.total).toBe(0);
+  });
+
+  it("counts the restores still being built: one that fits alone is refused beside 256 MiB of them", () => {
+    const { registry } = buildWorld();
+    const snapshot = registry.snapshots.save(registry.get("demo"), "start", {
+      replace: false,
+      limit: 20,
+      now: 0,
+      budgetMb: 100_000,
+    });
+    // Room for this restore (a few hundred KiB) with 64 MiB to spare, none for 256 MiB more.
+    const budgetMb = Math.ceil(getHeapStatistics().used_heap_size / 2 ** 20) + 64;
+    const bytes = admitRestore("demo", snapshot, budgetMb);
+    expect(bytes).toBeGreaterThan(0);
+    expect(refusal(() => admitRestore("demo", snapshot, budgetMb, 256 * 2 ** 20))).toMatchObject({
+      status: 409,
+      key: "limit_exceeded",
+      details: expect.stringMatching(
+        /^Restoring snapshot start of project demo would bring the server's heap to \d+ MiB, past its memory budget/,
+      ),
+    });
   });
 
   it("refuses a restore past it before anything changes; a restart shows the state it kept", async () => {

@@ -9,11 +9,17 @@ import { runInSlices, runToEnd, type Steps, StepsStopped } from "../../platform/
 export interface BuildPlan<Built, Installed> {
   readonly steps: Steps<Built>;
   install(built: Built): Installed;
+  /** Called once the plan is carried out or given up, whichever: what it held for its build is let go. */
+  settled?(): void;
 }
 
 /** A plan carried out now, in one synchronous step: a start, a library call. */
 export function buildNow<B, I>(plan: BuildPlan<B, I>): I {
-  return plan.install(runToEnd(plan.steps));
+  try {
+    return plan.install(runToEnd(plan.steps));
+  } finally {
+    plan.settled?.();
+  }
 }
 
 /**
@@ -67,7 +73,11 @@ export class BuildQueue {
     const stopped = () => this.#stopped;
     if (stopped()) throw new StepsStopped("the server is closing");
     const made = plan();
-    return made.install(await runInSlices(made.steps, { stopped, sliceMs: this.#sliceMs }));
+    try {
+      return made.install(await runInSlices(made.steps, { stopped, sliceMs: this.#sliceMs }));
+    } finally {
+      made.settled?.();
+    }
   }
 }
 

@@ -25,7 +25,7 @@ const collectionSchemas = projectDocumentSchema.shape as unknown as Record<strin
 /**
  * projectDocumentSchema's parse, a step at a time (a few hundred records between yields), for a document the
  * control API is given (an import, a posted project): the same value, or the same first problem, as
- * `projectDocumentSchema.safeParse` (test/domain/document-steps.test.ts compares the two). zod reports the root's
+ * `projectDocumentSchema.safeParse` (test/fuzz/documents.test.ts compares the two). zod reports the root's
  * own type, then `project`, then each collection in the list's order and its records in theirs, then the keys the
  * root does not know; the reference checks only when none of those found a problem.
  */

@@ -71,6 +71,8 @@ export class ProjectRegistry {
   readonly ids: IdSource;
   #seeded: boolean;
   readonly #builds: BuildQueue;
+  /** The bytes the restores being built were admitted for (see #restorePlan). */
+  #restoring = 0;
   /**
    * How long a build the control API asked for (or the validation of a document it was given) runs before the
    * event loop gets a turn, in ms (platform/steps.ts); 0 gives it one after every step of a few hundred records.
@@ -266,10 +268,22 @@ export class ProjectRegistry {
     return this.#builds.run(id, () => this.#restorePlan(id, name));
   }
 
+  /**
+   * A restore, admitted within the memory budget beside the restores still being built (each holds what it was
+   * admitted for until its build ends): two restores of a million cards started together cannot both pass a
+   * budget that has room for one.
+   */
   #restorePlan(id: string, name: string): BuildPlan<Project, Project> {
     const snapshot = this.snapshots.get(this.get(id).id, name);
-    admitRestore(id, snapshot, this.defaults.caps.snapshotMemoryMb);
-    return this.#replacePlan(documentToRestore(snapshot, this.clock.now()), snapshot);
+    const bytes = admitRestore(id, snapshot, this.defaults.caps.snapshotMemoryMb, this.#restoring);
+    const plan = this.#replacePlan(documentToRestore(snapshot, this.clock.now()), snapshot);
+    this.#restoring += bytes;
+    return {
+      ...plan,
+      settled: () => {
+        this.#restoring -= bytes;
+      },
+    };
   }
 
   /** The document a project was added from, which a reset goes back to. Not a copy: do not change it. */

@@ -53,16 +53,20 @@ function documentRecords(document: ProjectDocument): number {
 
 /**
  * Refuses a restore of `snapshot` past the server's memory budget (MiB) with 409 limit_exceeded, before anything
- * is built: the project it builds stands beside the one it replaces until that one is collected.
+ * is built: the project it builds stands beside the one it replaces until that one is collected. `building`: what
+ * the restores still being built (a slice at a time, beside this one) were admitted for and have yet to spend.
+ * Answers the bytes this one is admitted for.
  */
-export function admitRestore(projectId: string, snapshot: Snapshot, budgetMb: number): void {
-  const over = overBudget(documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD, budgetMb);
+export function admitRestore(projectId: string, snapshot: Snapshot, budgetMb: number, building = 0): number {
+  const bytes = documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD;
+  const over = overBudget(bytes + building, budgetMb);
   if (over)
     throw memoryBudgetExceeded(
       `Restoring snapshot ${snapshot.name} of project ${projectId}`,
       over,
       CAP_VARIABLES.snapshotMemoryMb,
     );
+  return bytes;
 }
 
 /** Told when a snapshot is saved or deleted: the state file logs both (src/persistence/change-log.ts). */
