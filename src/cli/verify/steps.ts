@@ -106,7 +106,7 @@ const rules = (body: Record<string, unknown>) => body.qualification_rules as { m
  * and with what. Written by hand, as no row says how its operation fails; each is the row's example call with one
  * thing wrong, so it follows the row.
  */
-const ERRORS: { readonly [N in OperationName]?: readonly ErrorStep[] } = {
+const ERROR_STEPS: { readonly [N in OperationName]?: readonly ErrorStep[] } = {
   generateToken: [
     wrong("generateToken", "token-comma-scope", { body: (sent) => ({ ...sent, scope: "api,loyalties" }) }),
   ],
@@ -225,5 +225,5 @@ function formStep(row: Operation, form: { name: string; body: BodyChange }): Ste
 export const STEPS: readonly Step[] = OPERATIONS.flatMap((row) => [
   successStep(row),
   ...(FORMS[row.name] ?? []).map((form) => formStep(row, form)),
-  ...(ERRORS[row.name] ?? []).map((step) => ({ ...step, operation: row.name, success: false })),
+  ...(ERROR_STEPS[row.name] ?? []).map((step) => ({ ...step, operation: row.name, success: false })),
 ]);
