@@ -23,7 +23,7 @@ import { markState, type StateMark, unchangedSince } from "./state-mark.js";
  * Cases per property: FUZZ_RUNS, else a few hundred for `npm test`; `npm run test:slow` runs 2000. FUZZ_SEED replays
  * a run (fast-check prints the seed).
  */
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261120);
 /** Generous: a long local run (FUZZ_RUNS=100000) takes a while. */
 export const FUZZ_TIMEOUT_MS = Math.max(240_000, FUZZ_RUNS * 150);
