@@ -22,7 +22,15 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, "test/slow/**", "test/browser/**", "test/container/**"],
+    exclude: [
+      ...configDefaults.exclude,
+      "test/slow/**",
+      "test/browser/**",
+      "test/container/**",
+      // The metadata round trips run in the slow tier only, at FUZZ_RUNS=2000 (their 100 cases an operation here
+      // were the fast tier's costliest file).
+      "test/fuzz/metadata.test.ts",
+    ],
     environment: "node",
     // The second puts each test's CPU time in its meta, which CI's budget check adds up (scripts/fast-tier-budget.ts).
     setupFiles: ["test/contract-skips-setup.ts", "test/cpu-time-setup.ts"],
