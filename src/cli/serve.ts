@@ -53,9 +53,11 @@ export async function serve(line: Serve): Promise<void> {
     const stop = stopOnSignals(running, logger, () => {
       if (healthFile !== undefined) releaseHealthFile(healthFile);
     });
+    // Before the address is said: a script (or test) that reads the address and at once runs the health check
+    // must find the file written, as a loaded machine showed it did not when this came after.
+    if (healthFile !== undefined) tellHealthFile(healthFile, running.url, settings.adminToken);
     // Always, whatever the log level: a script starting the bin with --port 0 reads its address here.
     process.stderr.write(`loyalty-mock listening on ${running.url}\n`);
-    if (healthFile !== undefined) tellHealthFile(healthFile, running.url, settings.adminToken);
     const everywhere = everyAddressLine(settings.host, running.port);
     if (everywhere !== undefined) say(everywhere);
     const warning = openControlWarning(settings.host, settings.adminToken);
