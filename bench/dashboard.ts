@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { abArgs, printResults, runVariants, type Variant, writeReport } from "./
 import { ok } from "./client.js";
 import { joinPaintMembers, timeFirstPaint } from "./first-paint.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { BENCH_SETTINGS, cpuTimeMs, ROOT, serverSettings, startProcess } from "./targets.js";
+import { BENCH_SETTINGS, buildThisTree, cpuTimeMs, serverSettings, startProcess } from "./targets.js";
 
 /**
  * `npm run bench:dashboard`: what an open dashboard costs the six operations (issue 17: "the live feed must not
@@ -110,7 +109,7 @@ async function firstPaints(cards: number, loads: number): Promise<number[]> {
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM} (apt-get install chromium)`);
   const started = performance.now();
-  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildThisTree();
   const script = "dist/main.js";
   const variants: Variant[] = [
     { name: "no page", script },

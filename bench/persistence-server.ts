@@ -7,7 +7,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
+import { buildThisTree, cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
 
 /** The issue's targets on the real server (`node dist/main.js`) with STATE_FILE and STATE_SYNC=always. */
 export interface ServerResult {
@@ -73,6 +73,7 @@ interface Child {
 }
 
 async function start(env: Record<string, string>, loopDelayFile?: string): Promise<Child> {
+  buildThisTree();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();

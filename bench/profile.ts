@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { abArgs, runVariants, writeReport } from "./ab.js";
 import { CATEGORIES, type CpuProfile, type ProfileSummary, summarise } from "./profile-summary.js";
-import { ROOT } from "./targets.js";
+import { buildThisTree, ROOT } from "./targets.js";
 import { workloads } from "./workloads.js";
 
 /**
@@ -28,7 +27,7 @@ const { settings, values } = abArgs(
 
 async function main(): Promise<void> {
   const started = performance.now();
-  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildThisTree();
   const keep = String(values.keep);
   const dir = keep === "" ? mkdtempSync(join(tmpdir(), "loyalty-mock-profile-")) : keep;
   mkdirSync(dir, { recursive: true });

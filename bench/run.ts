@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,7 @@ import { BENCH_KEYS, BENCH_LOCATION, LOCATION, writeBenchFixtures } from "./fixt
 import { type Measurement, measure, median } from "./measure.js";
 import { checkTargets, LOCATION_OPERATION, printReport, type Row } from "./report.js";
 import { runScale, type ScaleResult } from "./scale.js";
-import { BENCH_SETTINGS, ROOT, serverSettings, startProcess } from "./targets.js";
+import { BENCH_SETTINGS, buildThisTree, ROOT, serverSettings, startProcess } from "./targets.js";
 import { workloads } from "./workloads.js";
 
 /**
@@ -36,7 +35,7 @@ const LOCATION_PATH = `/v1/locations/${BENCH_LOCATION}`;
 
 async function main(): Promise<void> {
   const started = performance.now();
-  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildThisTree();
   const tmp = mkdtempSync(join(tmpdir(), "loyalty-mock-bench-"));
   const fixtures = writeBenchFixtures(join(tmp, "fixtures"), SIZES);
   const body = JSON.stringify(LOCATION);

@@ -56,6 +56,18 @@ process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+let built = false;
+
+/**
+ * Builds this tree's `dist/` (`tsc -b`, which does nothing when it is up to date), once per bench process: every
+ * bench that serves "this tree" runs `dist/main.js`, which without this was whatever an earlier build left there.
+ */
+export function buildThisTree(): void {
+  if (built) return;
+  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  built = true;
+}
+
 /**
  * Starts a server in a process of its own (the load generator must not share its event loop), its output going to
  * `logFile` so that logging costs what it costs in real use, and waits until `probe` answers 200.
@@ -67,6 +79,8 @@ export async function startProcess(options: {
   logFile?: string;
   timeoutMs?: number;
 }): Promise<RunningTarget> {
+  // This tree's server is built first; a baseline's script lies in its own built checkout (baseline.ts).
+  if (options.script === "dist/main.js") buildThisTree();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const out = openSync(options.logFile ?? "/dev/null", "w");

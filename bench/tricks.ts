@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { SPEED_TRICKS, type SpeedTrick } from "../src/http/fast/index.js";
 import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
-import { ROOT } from "./targets.js";
+import { buildThisTree } from "./targets.js";
 
 /**
  * `npm run bench:tricks`: what each speed trick (src/http/fast) buys. Our server runs once with every trick and
@@ -31,7 +30,7 @@ const variants: Variant[] = [
 
 async function main(): Promise<void> {
   const started = performance.now();
-  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildThisTree();
   const results = await runVariants(variants, settings);
   const { rounds, duration, connections } = settings;
   process.stdout.write(

@@ -87,6 +87,8 @@ export interface Blocking {
   loopMaxMs: number | undefined;
   /** The server's longest garbage collection pause meanwhile (the same file). */
   gcMaxMs: number | undefined;
+  /** What that pause was: `forced` (the memory budget's collection), or V8's own `major`, `minor`, ... */
+  gcMaxKind: string | undefined;
   /** Each call's wall time and status, in order. */
   calls: { ms: number; status: number }[];
 }
@@ -142,6 +144,7 @@ export async function blocking(
     failed,
     loopMaxMs: delay?.maxMs,
     gcMaxMs: delay?.gcMaxMs,
+    gcMaxKind: delay?.gcMaxKind,
     calls: made,
   };
 }
@@ -150,11 +153,11 @@ export async function blocking(
 async function loopDelay(
   target: RunningTarget,
   file: string,
-): Promise<{ maxMs: number; gcMaxMs?: number } | undefined> {
+): Promise<{ maxMs: number; gcMaxMs?: number; gcMaxKind?: string } | undefined> {
   process.kill(target.pid, "SIGUSR2");
   await new Promise((resolve) => setTimeout(resolve, 100));
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as { maxMs: number; gcMaxMs?: number };
+    return JSON.parse(readFileSync(file, "utf8")) as { maxMs: number; gcMaxMs?: number; gcMaxKind?: string };
   } catch {
     return undefined;
   }

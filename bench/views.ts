@@ -138,7 +138,7 @@ async function run(name: string, script: string, fixtures: string, dir: string, 
       const held = await blocking(server, build, Number(values.builds), () => path, loopFile, "POST");
       builds.push({ cost: one, blocking: held });
       process.stderr.write(
-        `  ${name}: ${build}: ${one.cpuMs.toFixed(0)} ms CPU; beside GETs: ${held.calls.map((c) => `${c.ms.toFixed(0)} ms (${c.status})`).join(", ")}, GET p99 ${held.getP99Ms.toFixed(1)} ms, longest loop delay ${held.loopMaxMs?.toFixed(0)} ms, longest GC ${held.gcMaxMs?.toFixed(0)} ms\n`,
+        `  ${name}: ${build}: ${one.cpuMs.toFixed(0)} ms CPU; beside GETs: ${held.calls.map((c) => `${c.ms.toFixed(0)} ms (${c.status})`).join(", ")}, GET p99 ${held.getP99Ms.toFixed(1)} ms, longest loop delay ${held.loopMaxMs?.toFixed(0)} ms, longest GC ${held.gcMaxMs?.toFixed(0)} ms${held.gcMaxKind ? ` (${held.gcMaxKind})` : ""}\n`,
       );
     }
     process.stderr.write(`  ${name}: load average ${load()}\n`);
@@ -185,7 +185,7 @@ function print(results: VariantResult[]): void {
           ? "?"
           : `${b.loopMaxMs.toFixed(0)} ms${b.loopMaxMs < 50 ? " (met)" : " (NOT met)"}`;
       out(
-        `| ${build} | ${r.name} | ${c.cpuMs.toFixed(0)} ms | ${b.calls.map((x) => `${x.ms.toFixed(0)} ms`).join(", ")} | ${b.getP99Ms.toFixed(1)} / ${b.getMaxMs.toFixed(1)} ms of ${b.gets}${b.failed ? ` (${b.failed} reset)` : ""} | ${loop} | ${b.gcMaxMs?.toFixed(0) ?? "?"} ms |`,
+        `| ${build} | ${r.name} | ${c.cpuMs.toFixed(0)} ms | ${b.calls.map((x) => `${x.ms.toFixed(0)} ms`).join(", ")} | ${b.getP99Ms.toFixed(1)} / ${b.getMaxMs.toFixed(1)} ms of ${b.gets}${b.failed ? ` (${b.failed} reset)` : ""} | ${loop} | ${b.gcMaxMs?.toFixed(0) ?? "?"} ms${b.gcMaxKind ? ` (${b.gcMaxKind})` : ""} |`,
       );
     }
 }

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { abArgs, printResults, runVariants, type Variant, writeReport } from "./ab.js";
-import { ROOT } from "./targets.js";
+import { buildThisTree } from "./targets.js";
 
 /**
  * `npm run bench:webhooks`: what a webhook receiver does to the operations that notify (addMember, trackEvent).
@@ -44,7 +43,7 @@ function endpoint(url: string) {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  execFileSync("npx", ["tsc", "-b", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildThisTree();
   const ok = await receiver(200);
   const failing = await receiver(500);
   const hanging = await receiver("hang");
