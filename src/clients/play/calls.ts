@@ -14,6 +14,8 @@ export interface CallTarget {
   maxAnswerBytes: number;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** Who reads the answers, as a refusal names it: `play` unless said (`trigger`, `mcp` look a project's key up too). */
+  reader?: string | undefined;
 }
 
 export interface Call {
@@ -49,6 +51,7 @@ export function said(text: string): string {
 
 export async function callJson(target: CallTarget, call: Call): Promise<JsonAnswer> {
   const what = `${call.method} ${call.path}`;
+  const reader = target.reader ?? "play";
   let raw: RawAnswer;
   try {
     raw = await requestBounded({
@@ -60,22 +63,24 @@ export async function callJson(target: CallTarget, call: Call): Promise<JsonAnsw
       timeoutMs: target.timeoutMs,
       signal: target.signal,
       what,
-      reader: "play",
+      reader,
     });
   } catch (error) {
     if (error instanceof ExchangeFailed) throw new CallFailed(error.message);
     throw error;
   }
   const { status } = raw;
-  if (status >= 300 && status < 400) throw new CallFailed(redirected(raw, target, what));
-  const body = objectOf(raw, what);
+  if (status >= 300 && status < 400) throw new CallFailed(redirected(raw, target, what, reader));
+  const body = objectOf(raw, what, reader);
   if (status < 200 || status >= 300) {
     const { key, details, message } = body ?? {};
     const why = [key, details ?? message].filter((part) => typeof part === "string").join(": ");
     throw new CallFailed(`${what} answered ${status}${why ? ` ${said(why)}` : ""}`);
   }
   if (body === undefined)
-    throw new CallFailed(`${what} answered ${status} with ${notJson(raw)}: play reads JSON answers only`);
+    throw new CallFailed(
+      `${what} answered ${status} with ${notJson(raw)}: ${reader} reads JSON answers only`,
+    );
   return { what, status, body };
 }
 
@@ -88,11 +93,11 @@ export function textOf(answer: JsonAnswer, field: string): string {
 }
 
 /** The answer's JSON object; undefined when it is not one (an error's body may be anything, and is then not said). */
-function objectOf(raw: RawAnswer, what: string): Record<string, unknown> | undefined {
+function objectOf(raw: RawAnswer, what: string, reader: string): Record<string, unknown> | undefined {
   const text = raw.bytes.toString("utf8");
   if (text === "") return raw.status === 204 ? {} : undefined;
   try {
-    checkDepth(text, what, "play");
+    checkDepth(text, what, reader);
   } catch (error) {
     throw new CallFailed((error as Error).message);
   }
@@ -113,8 +118,8 @@ function notJson(raw: RawAnswer): string {
 }
 
 /** A redirect named by where it points: its origin and path, no user name, password or query repeated. */
-function redirected(raw: RawAnswer, target: CallTarget, what: string): string {
-  return `${what} answered ${raw.status}, a redirect${whereTo(raw.headers.location, target.url)}: play follows no redirect, so that its credentials reach no other address`;
+function redirected(raw: RawAnswer, target: CallTarget, what: string, reader: string): string {
+  return `${what} answered ${raw.status}, a redirect${whereTo(raw.headers.location, target.url)}: ${reader} follows no redirect, so that its credentials reach no other address`;
 }
 
 function whereTo(location: string | undefined, base: string): string {
