@@ -11,7 +11,7 @@ export interface RequestSummary {
   method: string;
   path: string;
   status: number | null;
-  /** The operation that handled it, by its row's name (`trackEvent`); null when none did. */
+  /** The operation whose route took it, by its row's name (`trackEvent`); null when no row's route takes it. */
   operation: string | null;
   /** Epoch milliseconds on the project's clock. */
   time_ms: number;

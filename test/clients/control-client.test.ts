@@ -143,11 +143,13 @@ describe("ProjectControl: one project's calls", () => {
     await project.addFault({ path: "/v1/locations/*", action: "error", status: 503, times: 1 });
     expect(await getLocation(keys)).toBe(503);
     expect(await getLocation(keys)).toBe(200);
-    // A fault answers before any operation does: its entry names none.
+    // A fault answers before the operation runs: its entry names the operation whose route the request took.
     const failed = await project.requests({ path: "/v1/locations/{id}", status: ["5xx", 404] });
-    expect(failed.map((entry) => [entry.operation, entry.status])).toEqual([[null, 503]]);
+    expect(failed.map((entry) => [entry.operation, entry.status])).toEqual([["getLocation", 503]]);
     const served = await project.requests({ method: ["GET", "POST"], operation: "getLocation", limit: 1 });
     expect(served.map((entry) => [entry.operation, entry.status])).toEqual([["getLocation", 200]]);
+    const both = await project.requests({ operation: "getLocation" });
+    expect(both.map((entry) => entry.status)).toEqual([503, 200]);
     expect(await project.clearRequests()).toMatchObject({ deleted: 2 });
     expect(await project.requests()).toEqual([]);
   });

@@ -108,3 +108,54 @@ describe("request journal filters", () => {
     });
   }
 });
+
+describe("the operation a journal entry names, for requests answered before their route", () => {
+  const names = async (app: App) =>
+    (await journal(app)).body.requests.map((entry: { operation: string | null; status: number | null }) => [
+      entry.operation,
+      entry.status,
+    ]);
+
+  it("a fault rule's answer and the rate limit's 429 name the operation whose route the request took", async () => {
+    const { app } = buildWorld();
+    await control(app, {
+      method: "POST",
+      path: "/__mock/projects/demo/faults",
+      body: { path: "/**", action: "error", status: 503, times: 3 },
+    });
+    await location(app, DEMO_KEYS);
+    // As the routes match: letters in any case, one trailing slash (a path the contract does not spell).
+    await send(app, { method: "GET", path: "/V1/Locations/loc_demo_circle/", headers: DEMO_KEYS }, () => {});
+    await send(app, { method: "DELETE", path: "/v1/locations/loc_demo_circle", headers: DEMO_KEYS });
+    await control(app, {
+      method: "PATCH",
+      path: "/__mock/projects/demo/settings",
+      body: { rate_limit: { limit: 1 } },
+    });
+    await location(app, DEMO_KEYS);
+    await location(app, DEMO_KEYS);
+    expect(await names(app)).toEqual([
+      ["getLocation", 503],
+      ["getLocation", 503],
+      // No operation's route takes DELETE on that path (a 405 without the fault): none is named.
+      [null, 503],
+      ["getLocation", 200],
+      ["getLocation", 429],
+    ]);
+    const filtered = await journal(app, "?operation=getLocation");
+    expect(filtered.body.total).toBe(4);
+  });
+
+  it("a path of no operation names none, faulted or not", async () => {
+    const { app } = buildWorld();
+    await control(app, {
+      method: "POST",
+      path: "/__mock/projects/demo/faults",
+      body: { path: "/v1/widgets", action: "error", status: 500, times: 1 },
+    });
+    await send(app, { method: "GET", path: "/v1/widgets", headers: DEMO_KEYS });
+    await send(app, { method: "GET", path: "/v1/widgets", headers: DEMO_KEYS });
+    await send(app, { method: "GET", path: "/v1/locations/", headers: DEMO_KEYS });
+    expect((await names(app)).map(([operation]: [string | null]) => operation)).toEqual([null, null, null]);
+  });
+});

@@ -9,8 +9,9 @@ export interface JournalEntry {
   method: string;
   path: string;
   /**
-   * The operation that handled the request, by its row's name in the operation table (`trackEvent`); null when
-   * no row did: an unknown path, a 501, or a request a fault or the rate limit answered before its route.
+   * The operation whose route took the request, by its row's name in the operation table (`trackEvent`), a
+   * request a fault or the rate limit answered before its route included; null when no row's route takes it: an
+   * unknown path, a 405 or a 501.
    */
   operation: string | null;
   query: Record<string, unknown>;

@@ -52,7 +52,12 @@ export const feedBatchAnswer = z.looseObject({
         method: z.string(),
         path: z.string(),
         status: z.int().nullable(),
-        operation: z.string().nullable().describe("The operation that handled it (its row's name), if any"),
+        operation: z
+          .string()
+          .nullable()
+          .describe(
+            "The operation whose route the request took (its row's name), a request a fault rule or the rate limit answered first included; null when no operation's route takes it",
+          ),
         time_ms: z.number(),
       }),
     )

@@ -120,7 +120,7 @@ export const journalEntryAnswer = z.strictObject({
     .string()
     .nullable()
     .describe(
-      "The operation that handled the request (its name in GET /__mock/operations); null when none did",
+      "The operation whose route took the request (its name in GET /__mock/operations), one a fault rule or the rate limit answered first included; null when no operation's route takes it",
     ),
   query: z.record(z.string(), z.unknown()),
   headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),

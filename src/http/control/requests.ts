@@ -48,7 +48,7 @@ export const requestRoutes: readonly ControlRoute[] = [
       method: "Comma-separated methods",
       path: "Exact path or pattern ({name} or * for one segment, ** for anything)",
       operation:
-        "Comma-separated operation names (GET /__mock/operations); a request no operation handled matches none",
+        "Comma-separated operation names (GET /__mock/operations); a request no operation's route takes matches none",
       status: "Comma-separated statuses or classes (404, 4xx)",
       since: "From this moment on the project's clock (ISO 8601)",
       until: "Up to this moment on the project's clock (ISO 8601)",

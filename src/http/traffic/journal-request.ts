@@ -7,6 +7,7 @@ import { operationOf, requestIdOf } from "../context.js";
 import { recordExchange } from "../fast/index.js";
 import { hasBody } from "../input/body.js";
 import { sentJson } from "../json-response.js";
+import { operationAt } from "../operations/table.js";
 import { redactBody, redactHeaders } from "./redact.js";
 
 /**
@@ -161,7 +162,8 @@ function closeExchange(this: Journaled): void {
     open.timeMs,
     req.method,
     project.journal.shared(pathOf(url), "path") as string,
-    operationOf(this),
+    // A request a fault rule or the rate limit answered never reached its route, which names it: named by its path.
+    operationOf(this) ?? operationAt(req.method, pathOf(url))?.name ?? null,
     // Express parses the query string on every read of req.query; most requests have none.
     url.includes("?") ? { ...(req.query as Record<string, unknown>) } : undefined,
     project.journal.sharedHeaders(req.headers),

@@ -60,8 +60,8 @@ function earnedBy(project: Project, entry: JournalEntry, ref: unknown, type: str
 
 /**
  * One journal entry as a sentence, and whether it succeeded: the sentence of the row that handled it (the entry
- * names it, `operation`), its path parameters read from the entry's path by the row's; a request no row handled
- * (an unknown path, a 501, a fault or the rate limit answering first) is told by its method and path.
+ * names it, `operation`), its path parameters read from the entry's path by the row's; a request no row's route
+ * takes (an unknown path, a 405, a 501) is told by its method and path.
  */
 export function sentenceOf(
   project: Project,
