@@ -41,9 +41,12 @@ export class BuildQueue {
     this.#sliceMs = sliceMs;
   }
 
-  /** Carries out the plan `plan()` makes once the builds of `id` asked before have ended. */
-  run<I>(id: string, plan: () => BuildPlan<unknown, I>): Promise<I> {
-    const run = Promise.all([this.#all, this.#tails.get(id)]).then(() => this.#carryOut(plan));
+  /**
+   * Carries out the plan `plan()` makes once the builds of `id` asked before have ended, and `prepare` (when given)
+   * has: a restore first has V8 collect the garbage of the builds before it (src/platform/memory-budget.ts).
+   */
+  run<I>(id: string, plan: () => BuildPlan<unknown, I>, prepare?: () => Promise<void>): Promise<I> {
+    const run = Promise.all([this.#all, this.#tails.get(id)]).then(() => this.#carryOut(plan, prepare));
     const tail = afterATurn(run);
     this.#tails.set(id, tail);
     void tail.then(() => {
@@ -69,9 +72,13 @@ export class BuildQueue {
   }
 
   /** The plan is made when its turn comes, so its checks see what the builds before it installed. */
-  async #carryOut<I>(plan: () => BuildPlan<unknown, I>): Promise<I> {
+  async #carryOut<I>(plan: () => BuildPlan<unknown, I>, prepare?: () => Promise<void>): Promise<I> {
     const stopped = () => this.#stopped;
     if (stopped()) throw new StepsStopped("the server is closing");
+    if (prepare) {
+      await prepare();
+      if (stopped()) throw new StepsStopped("the server is closing");
+    }
     const made = plan();
     try {
       return made.install(await runInSlices(made.steps, { stopped, sliceMs: this.#sliceMs }));

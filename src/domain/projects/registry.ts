@@ -15,6 +15,8 @@ import type { ProjectDefaults } from "./settings.js";
 import {
   admitRestore,
   documentToRestore,
+  makeRoomToRestore,
+  makeRoomToSave,
   type Snapshot,
   SnapshotShelf,
   type SnapshotWatcher,
@@ -253,6 +255,22 @@ export class ProjectRegistry {
   }
 
   /**
+   * Saves the project's state under `name` (SnapshotShelf.save says what is refused). A heap over the memory
+   * budget, garbage included, is first collected beside the running code; the project saved is the one installed
+   * once that is done (a build may have replaced it meanwhile; a deletion is 404).
+   */
+  async saveSnapshot(id: string, name: string, replace: boolean): Promise<Snapshot> {
+    const budgetMb = this.defaults.caps.snapshotMemoryMb;
+    await makeRoomToSave(this.get(id), budgetMb);
+    return this.snapshots.save(this.get(id), name, {
+      replace,
+      limit: this.defaults.caps.snapshotsPerProject,
+      now: this.clock.now(),
+      budgetMb,
+    });
+  }
+
+  /**
    * Puts a project back as one of its named snapshots holds it, clock included (snapshots.ts); its fixtures stay
    * for reset. A seeded project then draws past every value the snapshot holds, as after a state import.
    */
@@ -265,7 +283,15 @@ export class ProjectRegistry {
    * comes: deleting it or saving over it meanwhile does not change what is put back.
    */
   restoreSnapshotInSlices(id: string, name: string): Promise<Project> {
-    return this.#builds.run(id, () => this.#restorePlan(id, name));
+    // When its turn comes, the heap is first made room in beside the running code, so that the admission below
+    // need not stop every request for a full collection (the garbage of the builds before it).
+    const prepare = () =>
+      makeRoomToRestore(
+        this.snapshots.get(this.get(id).id, name),
+        this.defaults.caps.snapshotMemoryMb,
+        this.#restoring,
+      );
+    return this.#builds.run(id, () => this.#restorePlan(id, name), prepare);
   }
 
   /**

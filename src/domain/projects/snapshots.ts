@@ -1,5 +1,5 @@
 import { deepFreeze } from "../../platform/deep-freeze.js";
-import { overBudget } from "../../platform/memory-budget.js";
+import { makeRoom, overBudget } from "../../platform/memory-budget.js";
 import { CAP_VARIABLES } from "../caps.js";
 import { conflict, limitExceeded, memoryBudgetExceeded, notFound } from "../errors.js";
 import type { Project } from "./project.js";
@@ -49,6 +49,16 @@ function documentRecords(document: ProjectDocument): number {
   let count = 0;
   for (const name of COLLECTION_NAMES) count += document[name].length;
   return count;
+}
+
+/** Has V8 collect beside the running code when a save of `project` would find the heap over budget (makeRoom). */
+export function makeRoomToSave(project: Project, budgetMb: number): Promise<void> {
+  return makeRoom(recordCount(project) * SAVE_BYTES_PER_RECORD, budgetMb);
+}
+
+/** The same before a restore of `snapshot`, beside the restores still being built (`building`, as admitRestore). */
+export function makeRoomToRestore(snapshot: Snapshot, budgetMb: number, building = 0): Promise<void> {
+  return makeRoom(documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD + building, budgetMb);
 }
 
 /**

@@ -80,13 +80,8 @@ export const snapshotRoutes: readonly ControlRoute[] = [
     status: 201,
     output: snapshotAnswer,
     errors: { 400: ["invalid_payload"], 409: ["conflict", "limit_exceeded"] },
-    handle: ({ deps: { registry }, body, project }) => {
-      const snapshot = registry.snapshots.save(project, body.name, {
-        replace: body.replace,
-        limit: registry.defaults.caps.snapshotsPerProject,
-        now: registry.clock.now(),
-        budgetMb: registry.defaults.caps.snapshotMemoryMb,
-      });
+    handle: async ({ deps: { registry }, body, project }) => {
+      const snapshot = await registry.saveSnapshot(project.id, body.name, body.replace);
       return snapshotView(project.id, snapshot);
     },
   }),
