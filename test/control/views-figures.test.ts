@@ -5,6 +5,7 @@ import { projectState } from "../../src/domain/projects/state-export.js";
 import { activityOf } from "../../src/http/control/demo/activity.js";
 import { overviewOf, storyOf } from "../../src/http/control/demo/figures.js";
 import { stringifyExact } from "../../src/platform/exact-json.js";
+import { FUZZ_RUNS, FUZZ_SEED } from "../fuzz/harness.js";
 import { control } from "../helpers/control.js";
 import { send } from "../helpers/http.js";
 import { activityReference, overviewReference, storyReference } from "../helpers/views-reference.js";
@@ -18,8 +19,8 @@ import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
  * imports that drop a card, resets, and snapshots saved and restored: each of those builds a new project.
  */
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261120);
-const RUNS = Math.max(8, Math.round(Number(process.env.FUZZ_RUNS ?? 200) / 16));
+// A sixteenth of FUZZ_RUNS sequences (each of up to dozens of steps): 9 in `npm test`, 125 in the slow tier.
+const RUNS = Math.max(8, Math.round(FUZZ_RUNS / 16));
 const TYPES = ["user_subscribed", "cart_abandoned", "referral_converted", "loyalty_bonus"] as const;
 const PEOPLE = ["alice@example.com", "bob@example.com", "p1@example.com", "p2@example.com", "p3@example.com"];
 // Points near 2^53, with room for the events of a run to add to them (a card past 2^53 is a double no import takes).
@@ -221,7 +222,7 @@ describe("the audience views' figures", () => {
           expectSameViews(project, touched);
         }
       }),
-      { numRuns: RUNS, seed: SEED },
+      { numRuns: RUNS, seed: FUZZ_SEED },
     );
   }, 120_000);
 });

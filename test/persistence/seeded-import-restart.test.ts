@@ -131,8 +131,15 @@ function sealed(text: string): string {
 
 describe("a posted project keeps drawing past its document after a restart (issue 38)", () => {
   it("restarted from the change log, then reset: the next customer is a new one, as without the restart", async () => {
-    await postedThenRestarted((server) => disk.restart(server, { seed: SEED }));
-    expect(fixturesLines("demo").map((line) => line.posted)).toEqual([undefined, true]);
+    let read: unknown[] = [];
+    await postedThenRestarted(async (server) => {
+      await server.close();
+      // What the restart reads: the first start's line, then the posted one in the log. Read here, as the restart
+      // compacts in the background, which on a busy machine may already have rewritten the file by the end.
+      read = fixturesLines("demo").map((line) => line.posted);
+      return disk.restart(server, { seed: SEED });
+    });
+    expect(read).toEqual([undefined, true]);
   });
 
   it("restarted from a compacted snapshot: the same", async () => {
