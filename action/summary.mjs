@@ -68,7 +68,7 @@ export async function journalSummary(url, token) {
     /** @type {Map<string, { calls: number, failed: number }>} */
     const byOperation = new Map();
     for (const entry of entries) {
-      const name = entry.operation ?? "(none: not emulated, unknown, or answered by a fault rule)";
+      const name = entry.operation ?? "(none: not emulated, or an unknown path)";
       const counts = byOperation.get(name) ?? { calls: 0, failed: 0 };
       counts.calls++;
       if (failed(entry)) {

@@ -147,14 +147,16 @@ describe("loyalty-mock mcp over stdio", () => {
     expect(structured(failed).status).toBe(503);
     expect(structured(failed).body).toMatchObject({ code: 503, details: "Injected by the agent's test" });
 
-    // A fault answers before any operation handles the request: the journal names no operation, and its sentence
-    // is the request's own.
+    // A fault answers before the operation runs: the journal names the operation whose route the request took,
+    // and tells it in that operation's sentence.
     const journal = await call("journal", { projectId: "agent", path: "/v1/events" });
     expect(textOf(journal)).toMatch(
-      / 503 POST \/v1\/events failed: 503, Injected by the agent's test \(request v-\w+\)/,
+      / 503 .* was refused: 503, Injected by the agent's test \(request v-\w+\)/,
     );
-    const entries = (journal.structuredContent as { entries: { entry: { status: number } }[] }).entries;
-    expect(entries.at(-1)?.entry.status).toBe(503);
+    const entries = (
+      journal.structuredContent as { entries: { entry: { status: number; operation: string | null } }[] }
+    ).entries;
+    expect(entries.at(-1)?.entry).toMatchObject({ status: 503, operation: "trackEvent" });
 
     const restored = await call("post_project_snapshots_restore", {
       projectId: "agent",
