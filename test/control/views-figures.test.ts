@@ -19,8 +19,8 @@ import { buildWorld, DEMO_KEYS, type World } from "../helpers/world.js";
  * imports that drop a card, resets, and snapshots saved and restored: each of those builds a new project.
  */
 
-// A sixteenth of FUZZ_RUNS sequences (each of up to dozens of steps): 9 in `npm test`, 125 in the slow tier.
-const RUNS = Math.max(8, Math.round(FUZZ_RUNS / 16));
+// A thirty-second of FUZZ_RUNS sequences (each of up to dozens of steps): 5 in `npm test`, 62 in the slow tier.
+const RUNS = Math.max(4, Math.round(FUZZ_RUNS / 32));
 const TYPES = ["user_subscribed", "cart_abandoned", "referral_converted", "loyalty_bonus"] as const;
 const PEOPLE = ["alice@example.com", "bob@example.com", "p1@example.com", "p2@example.com", "p3@example.com"];
 // Points near 2^53, with room for the events of a run to add to them (a card past 2^53 is a double no import takes).

@@ -101,7 +101,7 @@ describe.each(SPEED_TRICK_VARIANTS)(
         ),
         // The server as it runs by default gets the most cases; each switched-off variant a sample of them, as
         // the fixed cases above already hold every variant to the ordinary answer.
-        { numRuns: name === "every trick" ? 150 : 30 },
+        { numRuns: name === "every trick" ? 75 : 15 },
       );
       expect(storeSnapshot(demo)).toBe(before);
     });
