@@ -40,6 +40,43 @@ function decoded(segment: string): string {
   }
 }
 
+/** A path in the contract's form (`{name}` for a parameter) with the method it answers. */
+interface PathTemplate {
+  method: string;
+  path: string;
+}
+
+/**
+ * Finds which of `templates` a request names by its method and path (no query string): indexed by method and
+ * segment count, then segment by segment, a `{parameter}` any non-empty segment; of several, those with the most
+ * literal segments (`/vouchers/import` before `/vouchers/{code}`; all of them for look-alikes). HEAD is GET's.
+ * `asRouted`: as Express's router matches by default, letters in any case and one trailing slash allowed.
+ */
+export function templateMatcher<T extends PathTemplate>(
+  templates: readonly T[],
+  { asRouted = false } = {},
+): (method: string, path: string) => T[] {
+  const fold = (segment: string) => (asRouted ? segment.toLowerCase() : segment);
+  const index = new Map<string, { template: T; segments: string[]; literals: number }[]>();
+  for (const template of templates) {
+    const segments = template.path.split("/").slice(1);
+    const key = `${template.method} ${segments.length}`;
+    const literals = segments.filter((segment) => !segment.startsWith("{")).length;
+    index.set(key, [...(index.get(key) ?? []), { template, segments: segments.map(fold), literals }]);
+  }
+  return (method, path) => {
+    const sent = path.split("/").slice(1).map(fold);
+    if (asRouted && sent.length > 1 && sent.at(-1) === "") sent.pop();
+    const candidates = index.get(`${method === "HEAD" ? "GET" : method} ${sent.length}`) ?? [];
+    const matching = candidates.filter(({ segments }) =>
+      segments.every((segment, i) => sent[i] !== "" && (segment.startsWith("{") || segment === sent[i])),
+    );
+    let best = Number.NEGATIVE_INFINITY;
+    for (const { literals } of matching) if (literals > best) best = literals;
+    return matching.filter(({ literals }) => literals === best).map(({ template }) => template);
+  };
+}
+
 /**
  * Declares one path (in the contract's form, `{name}` for a parameter) with the methods it answers, for the operations and the control API alike; any other method
  * on it is 405 with an Allow header, rather than the 404 an unknown path gets (docs/reference/operations.md, "Errors").

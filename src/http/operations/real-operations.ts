@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import { type ApiError, apiError } from "../../domain/errors.js";
 import { either } from "../errors/http-errors.js";
+import { templateMatcher } from "../route.js";
 import { LOYALTY_V2_BETA_OPERATIONS } from "./loyalty-v2-beta.js";
 import { ANNOUNCED_OPERATIONS, LOYALTY_V2_GA_OPERATIONS } from "./loyalty-v2-ga.js";
 
@@ -196,88 +197,46 @@ export interface RealOperation {
   name: string;
 }
 
-interface Template extends RealOperation {
-  segments: readonly string[];
-  /** Literal segments: a request matching several templates names the most specific (`/vouchers/import`). */
-  literals: number;
-}
-
-const isParameter = (segment: string) => segment.startsWith("{");
-
-function parse(table: string): Template[] {
+function parse(table: string): RealOperation[] {
   return table
     .trim()
     .split("\n")
     .flatMap((line) => {
       const [path = "", ...rest] = line.split(" ");
-      const segments = path.split("/").slice(1);
-      const literals = segments.filter((segment) => !isParameter(segment)).length;
       return rest
         .join(" ")
         .split(", ")
         .map((entry) => {
           const [method = "", ...name] = entry.split(" ");
-          return { method, path, name: name.join(" "), segments, literals };
+          return { method, path, name: name.join(" ") };
         });
     });
 }
 
 /** The Loyalty v2 beta's operations (loyalty-v2-beta.ts), the two we emulate among them. */
-export const BETA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_BETA_OPERATIONS).map(
-  ({ method, path, name }) => ({ method, path, name }),
-);
+export const BETA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_BETA_OPERATIONS);
 
 /** The generally available Loyalty v2's operations (loyalty-v2-ga.ts), the two we emulate among them. */
-export const GA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_GA_OPERATIONS).map(
-  ({ method, path, name }) => ({ method, path, name }),
-);
-
-type Index = Map<string, Template[]>;
-
-/** By method and segment count: a lookup reads only templates that could match. */
-function indexOf(templates: readonly Template[]): Index {
-  const index: Index = new Map();
-  for (const template of templates) {
-    const key = `${template.method} ${template.segments.length}`;
-    index.set(key, [...(index.get(key) ?? []), template]);
-  }
-  return index;
-}
+export const GA_OPERATIONS: readonly RealOperation[] = parse(LOYALTY_V2_GA_OPERATIONS);
 
 /**
  * The references in the order they are asked: the v1 reference and the beta first, as before the generally
  * available version was served, so a request they name is answered exactly as it was (the beta's name for a path
- * both v2 versions document); then the GA file and what the vendor announced, for what only they name.
+ * both v2 versions document); then the GA file and what the vendor announced, for what only they name. Each
+ * answers the most specific of its templates (several only where it has look-alikes).
  */
-const INDEXES: readonly Index[] = [
-  indexOf([...parse(REAL_OPERATIONS), ...parse(LINKED_OPERATIONS), ...parse(LOYALTY_V2_BETA_OPERATIONS)]),
-  indexOf([...parse(LOYALTY_V2_GA_OPERATIONS), ...parse(ANNOUNCED_OPERATIONS)]),
+const MATCHERS = [
+  templateMatcher([...parse(REAL_OPERATIONS), ...parse(LINKED_OPERATIONS), ...BETA_OPERATIONS]),
+  templateMatcher([...GA_OPERATIONS, ...parse(ANNOUNCED_OPERATIONS)]),
 ];
 
 /** Every real operation this request names (several only where the reference has look-alikes), or none. */
 export function realOperationsFor(req: Pick<Request, "method" | "path">): RealOperation[] {
-  const method = req.method === "HEAD" ? "GET" : req.method;
-  const segments = req.path.split("/").slice(1);
-  for (const index of INDEXES) {
-    const found = matchingIn(index, method, segments);
+  for (const matching of MATCHERS) {
+    const found = matching(req.method, req.path);
     if (found.length > 0) return found;
   }
   return [];
-}
-
-/** The most specific templates of one index that match (several only where it has look-alikes). */
-function matchingIn(index: Index, method: string, segments: readonly string[]): RealOperation[] {
-  const candidates = index.get(`${method} ${segments.length}`) ?? [];
-  const matching = candidates.filter((template) =>
-    template.segments.every(
-      (segment, i) => segments[i] !== "" && (isParameter(segment) || segment === segments[i]),
-    ),
-  );
-  let best = Number.NEGATIVE_INFINITY;
-  for (const template of matching) if (template.literals > best) best = template.literals;
-  return matching
-    .filter((template) => template.literals === best)
-    .map(({ method: verb, path, name }) => ({ method: verb, path, name }));
 }
 
 /** An operation of the real service that this stand-in does not emulate; details name it (or its look-alikes). */

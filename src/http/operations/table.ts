@@ -7,6 +7,7 @@ import { assignCard, assignCardBodySchema } from "../../domain/members/assign-ca
 import { hexId } from "../../domain/shared/schema-parts.js";
 import { createTier, tierAnswer, tierBodySchema } from "../../domain/tiers/create-tier.js";
 import { voucherResponse } from "../../domain/vouchers/voucher-view.js";
+import { templateMatcher } from "../route.js";
 import { auth, type OperationRow, type RawInput, row } from "./row.js";
 
 /**
@@ -227,34 +228,13 @@ export function operationNamed(name: string | null): Operation | undefined {
   return name === null ? undefined : BY_NAME.get(name);
 }
 
-/** The rows by method and number of path segments, for operationAt. */
-const BY_SHAPE = new Map<string, Operation[]>();
-for (const row of OPERATIONS) {
-  const key = `${row.method} ${row.path.split("/").length}`;
-  BY_SHAPE.set(key, [...(BY_SHAPE.get(key) ?? []), row]);
-}
+const ROUTED = templateMatcher(OPERATIONS, { asRouted: true });
 
 /**
  * The row whose route takes a request of this method and path (no query string), matched as Express's router
- * matches by default: letters in any case, one trailing slash allowed, a `{parameter}` any non-empty segment, the
- * most literal segments winning. For the requests a fault rule or the rate limit answers before the route runs:
- * their journal entries name the operation all the same.
+ * matches (route.ts, templateMatcher). For the requests a fault rule or the rate limit answers before the route
+ * runs: their journal entries name the operation all the same.
  */
 export function operationAt(method: string, path: string): Operation | undefined {
-  const segments = path.split("/");
-  if (segments.length > 2 && segments.at(-1) === "") segments.pop();
-  const candidates = BY_SHAPE.get(`${method === "HEAD" ? "GET" : method} ${segments.length}`) ?? [];
-  let best: Operation | undefined;
-  let bestLiterals = -1;
-  for (const row of candidates) {
-    let literals = 0;
-    const matches = row.path.split("/").every((segment, i) => {
-      const sent = segments[i] as string;
-      if (segment.startsWith("{")) return sent !== "";
-      literals += 1;
-      return segment.toLowerCase() === sent.toLowerCase();
-    });
-    if (matches && literals > bestLiterals) [best, bestLiterals] = [row, literals];
-  }
-  return best;
+  return ROUTED(method, path)[0];
 }
