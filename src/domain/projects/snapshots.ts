@@ -51,14 +51,18 @@ function documentRecords(document: ProjectDocument): number {
   return count;
 }
 
+/** What a save of `project` adds to the heap, and what a restore of `snapshot` adds while it is built. */
+const saveBytes = (project: Project) => recordCount(project) * SAVE_BYTES_PER_RECORD;
+const restoreBytes = (snapshot: Snapshot) => documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD;
+
 /** Has V8 collect beside the running code when a save of `project` would find the heap over budget (makeRoom). */
 export function makeRoomToSave(project: Project, budgetMb: number): Promise<void> {
-  return makeRoom(recordCount(project) * SAVE_BYTES_PER_RECORD, budgetMb);
+  return makeRoom(saveBytes(project), budgetMb);
 }
 
 /** The same before a restore of `snapshot`, beside the restores still being built (`building`, as admitRestore). */
 export function makeRoomToRestore(snapshot: Snapshot, budgetMb: number, building = 0): Promise<void> {
-  return makeRoom(documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD + building, budgetMb);
+  return makeRoom(restoreBytes(snapshot) + building, budgetMb);
 }
 
 /**
@@ -68,7 +72,7 @@ export function makeRoomToRestore(snapshot: Snapshot, budgetMb: number, building
  * Answers the bytes this one is admitted for.
  */
 export function admitRestore(projectId: string, snapshot: Snapshot, budgetMb: number, building = 0): number {
-  const bytes = documentRecords(snapshot.document) * RESTORE_BYTES_PER_RECORD;
+  const bytes = restoreBytes(snapshot);
   const over = overBudget(bytes + building, budgetMb);
   if (over)
     throw memoryBudgetExceeded(
@@ -131,7 +135,7 @@ export class SnapshotShelf {
         options.limit,
         CAP_VARIABLES.snapshotsPerProject,
       );
-    const over = overBudget(recordCount(project) * SAVE_BYTES_PER_RECORD, options.budgetMb);
+    const over = overBudget(saveBytes(project), options.budgetMb);
     if (over)
       throw memoryBudgetExceeded(
         `Saving snapshot ${name} of project ${project.id}`,
