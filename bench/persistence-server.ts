@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { freePort, ROOT } from "../test/helpers/process.js";
 import { BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { buildThisTree, cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
+import { askLoopDelay, buildThisTree, cpuTimeMs, residentMiB, serverSettings } from "./targets.js";
 
 /** The issue's targets on the real server (`node dist/main.js`) with STATE_FILE and STATE_SYNC=always. */
 export interface ServerResult {
@@ -112,23 +112,6 @@ async function stop(server: Child): Promise<{ ms: number; code: number | null }>
 }
 
 /** Samples the process's resident memory every 100 ms until `until` settles; the peak, in MiB. */
-/**
- * The longest event-loop delay of the server since the last call, by bench/loop-delay.mjs (which the bench loads
- * into it): SIGUSR2, then its answer in `file`.
- */
-async function loopDelay(pid: number, file: string): Promise<{ maxMs: number; p99Ms: number }> {
-  rmSync(file, { force: true });
-  process.kill(pid, "SIGUSR2");
-  for (let i = 0; i < 100; i++) {
-    try {
-      return JSON.parse(readFileSync(file, "utf8"));
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  throw new Error("the server did not tell its event-loop delay");
-}
-
 async function peakRss<T>(pid: number, until: Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = 0;
   let done = false;
@@ -197,7 +180,7 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
   const loopFile = join(dir, "loop-delay.json");
   const second = await start(env, loopFile);
   const pid = second.child.pid as number;
-  await loopDelay(pid, loopFile);
+  await askLoopDelay(pid, loopFile);
   // The restart replayed a log, so it writes a new snapshot in the background: GETs run across it.
   const during = await peakRss(
     pid,
@@ -209,10 +192,10 @@ export async function benchServer(cards: number, seconds: number): Promise<Serve
     }),
   );
   const snapshotDone = snapshotGen(stateFile) > genBefore;
-  const loopDuringGets = await loopDelay(pid, loopFile);
+  const loopDuringGets = await askLoopDelay(pid, loopFile);
   for (let waited = 0; snapshotGen(stateFile) <= genBefore && waited < 300; waited++)
     await new Promise((resolve) => setTimeout(resolve, 1000));
-  const loopRestOfSnapshot = await loopDelay(pid, loopFile);
+  const loopRestOfSnapshot = await askLoopDelay(pid, loopFile);
   const project = (await (await fetch(`${second.url}/__mock/projects/bench`)).json()) as {
     counts?: { tokens?: number };
   };

@@ -1,10 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ok, timedRequest } from "./client.js";
 import { BENCH_CAMPAIGN, BENCH_KEYS, BENCH_LOCATION, writeBenchFixtures } from "./fixtures.js";
-import { BENCH_SETTINGS, cpuTimeMs, ROOT, residentMiB, serverSettings, startProcess } from "./targets.js";
+import {
+  askLoopDelay,
+  BENCH_SETTINGS,
+  cpuTimeMs,
+  ROOT,
+  residentMiB,
+  serverSettings,
+  startProcess,
+} from "./targets.js";
 
 /**
  * Snapshots at the core's scale (issue 44): a project of CARDS cards (a million by default, from the bench's
@@ -27,20 +35,6 @@ const SNAPSHOTS = Number(process.env.SNAPSHOTS ?? 20);
 const CHANGES = Number(process.env.CHANGES ?? 1000);
 const BASELINE_ROUNDS = Number(process.env.BASELINE_ROUNDS ?? 5);
 const RESTORES = Number(process.env.RESTORES ?? 3);
-
-/** The server's longest event-loop delay and collection pause since it was last asked (bench/loop-delay.mjs). */
-async function loopDelay(
-  pid: number,
-  file: string,
-): Promise<{ maxMs: number; gcMaxMs?: number } | undefined> {
-  process.kill(pid, "SIGUSR2");
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as { maxMs: number; gcMaxMs?: number };
-  } catch {
-    return undefined;
-  }
-}
 
 interface Timed {
   start: number;
@@ -144,7 +138,7 @@ async function main(): Promise<void> {
     // The restores, beside a GET loop of their own: what they hold the operations up (issue 44: 50 ms at most).
     const restores: Timed[] = [];
     const restoreStatuses: number[] = [];
-    await loopDelay(server.pid, loopFile);
+    await askLoopDelay(server.pid, loopFile);
     const restoreLoop = getLoop(url);
     for (let i = 0; i < RESTORES; i++) {
       const restored = await send(agent, url, "POST", "/__mock/projects/bench/snapshots/s1/restore");
@@ -155,7 +149,7 @@ async function main(): Promise<void> {
       );
     }
     const restoreLoopTimes = await restoreLoop.stop();
-    const restoreDelay = await loopDelay(server.pid, loopFile);
+    const restoreDelay = await askLoopDelay(server.pid, loopFile);
     const duringRestores = restoreLoopTimes
       .filter((t) => restores.some((w) => t.end >= w.start && t.start <= w.end))
       .map((t) => t.end - t.start);
@@ -195,8 +189,8 @@ async function main(): Promise<void> {
         getP99Ms: Number(p99(duringRestores).toFixed(2)),
         getMaxMs: Number(Math.max(0, ...duringRestores).toFixed(2)),
         gets: duringRestores.length,
-        loopMaxMs: restoreDelay?.maxMs,
-        gcMaxMs: restoreDelay?.gcMaxMs,
+        loopMaxMs: restoreDelay.maxMs,
+        gcMaxMs: restoreDelay.gcMaxMs,
       },
       loadAverage: loadavg(),
     };

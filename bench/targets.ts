@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { openSync } from "node:fs";
+import { openSync, readFileSync, rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { freePort, ROOT } from "../test/helpers/process.js";
 
@@ -55,6 +55,33 @@ const running = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
+
+/** What bench/loop-delay.mjs, loaded into a server, says of the time since it was last asked. */
+export interface LoopDelay {
+  /** The longest event-loop delay, and its 99th percentile (ms). */
+  maxMs: number;
+  p99Ms: number;
+  /** The longest garbage collection pause (ms), and what it was: `forced` (by the server), or V8's `major`, ... */
+  gcMaxMs: number;
+  gcMaxKind: string;
+}
+
+/**
+ * Asks the server `pid` (started with `--import bench/loop-delay.mjs` and LOOP_DELAY_OUT=`file`) for its longest
+ * event-loop delay and collection pause since the last call: SIGUSR2, then its answer in `file`, read once written.
+ */
+export async function askLoopDelay(pid: number, file: string): Promise<LoopDelay> {
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    try {
+      return JSON.parse(readFileSync(file, "utf8")) as LoopDelay;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  throw new Error("the server did not tell its event-loop delay");
+}
 
 let built = false;
 

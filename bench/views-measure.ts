@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { timedRequest } from "./client.js";
 import { BENCH_KEYS, BENCH_LOCATION } from "./fixtures.js";
 import { median } from "./measure.js";
-import { cpuTimeMs, type RunningTarget } from "./targets.js";
+import { askLoopDelay, cpuTimeMs, type RunningTarget } from "./targets.js";
 
 /** How the views bench reads a server: one call at a time on a kept-alive connection, and what it cost. */
 
@@ -110,7 +109,7 @@ export async function blocking(
   loopFile: string,
   method = "GET",
 ): Promise<Blocking> {
-  await loopDelay(target, loopFile);
+  await askLoopDelay(target.pid, loopFile);
   let running = true;
   const gets: number[] = [];
   let failed = 0;
@@ -135,30 +134,16 @@ export async function blocking(
   }
   running = false;
   await loop;
-  const delay = await loopDelay(target, loopFile);
+  const delay = await askLoopDelay(target.pid, loopFile);
   return {
     name,
     getMaxMs: gets.reduce((a, b) => Math.max(a, b), 0),
     getP99Ms: p99(gets),
     gets: gets.length,
     failed,
-    loopMaxMs: delay?.maxMs,
-    gcMaxMs: delay?.gcMaxMs,
-    gcMaxKind: delay?.gcMaxKind,
+    loopMaxMs: delay.maxMs,
+    gcMaxMs: delay.gcMaxMs,
+    gcMaxKind: delay.gcMaxKind,
     calls: made,
   };
-}
-
-/** The server's longest event-loop delay and collection pause since it was last asked (bench/loop-delay.mjs). */
-async function loopDelay(
-  target: RunningTarget,
-  file: string,
-): Promise<{ maxMs: number; gcMaxMs?: number; gcMaxKind?: string } | undefined> {
-  process.kill(target.pid, "SIGUSR2");
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as { maxMs: number; gcMaxMs?: number; gcMaxKind?: string };
-  } catch {
-    return undefined;
-  }
 }
