@@ -1,5 +1,26 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ROOT } from "./process.js";
+
+/**
+ * Copies the project as it stands (committed or not, without what git ignores) into `to`, as a clone of this
+ * commit with the working tree's changes would hold it. No node_modules: a worktree's may be a link, which git
+ * lists as `.gitignore`'s `node_modules` is a folder pattern to it; a file git lists but the tree no longer has
+ * (deleted, not yet committed) is left out.
+ */
+export function copyProjectTree(to: string): void {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((path) => path !== "" && path !== "node_modules" && existsSync(join(ROOT, path)));
+  for (const path of files) {
+    mkdirSync(dirname(join(to, path)), { recursive: true });
+    cpSync(join(ROOT, path), join(to, path));
+  }
+}
 
 /**
  * Every file under `dir` (its folders included) whose name ends with `suffix`, as `dir` joined with its path: what

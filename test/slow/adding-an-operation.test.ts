@@ -1,18 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inWords, OPERATIONS } from "../../src/http/operations/table.js";
-import { filesOfNewOperation, listedIn } from "../helpers/files.js";
+import { copyProjectTree, filesOfNewOperation, listedIn } from "../helpers/files.js";
 import { childEnv, ROOT } from "../helpers/process.js";
 
 /**
@@ -164,23 +156,7 @@ describe("an operation declared in one row", { timeout: 600_000 }, () => {
   beforeAll(() => {
     copy = mkdtempSync(join(tmpdir(), "loyalty-mock-operation-"));
     probeDir = mkdtempSync(join(tmpdir(), "loyalty-mock-operation-probe-"));
-    // The project as it stands (committed or not), without what git ignores.
-    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    })
-      .split("\0")
-      // A worktree's node_modules may be a link, which an ignore pattern for a folder does not match.
-      .filter((file) => file !== "" && file !== "node_modules");
-    for (const file of files) {
-      mkdirSync(dirname(inCopy(file)), { recursive: true });
-      try {
-        copyFileSync(join(ROOT, file), inCopy(file));
-      } catch (error) {
-        // A file git still lists but the tree no longer has (deleted, not yet committed).
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
-    }
+    copyProjectTree(copy);
     symlinkSync(join(ROOT, "node_modules"), inCopy("node_modules"));
     const git = (...args: string[]) => execFileSync("git", args, { cwd: copy, stdio: "ignore" });
     git("init", "-q");

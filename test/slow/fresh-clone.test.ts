@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_FILES } from "../../scripts/contract/sources.js";
 import { CONTRACT_VARIABLES, SHARED_CONTRACT_DIR } from "../helpers/contract-files.js";
+import { copyProjectTree } from "../helpers/files.js";
 import { ROOT } from "../helpers/process.js";
 
 /**
@@ -60,18 +61,8 @@ describe("a clone with nothing beside it", { timeout: 240_000 }, () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "loyalty-mock-clone-"));
     clone = join(dir, "loyalty-mock");
-    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    })
-      .split("\0")
-      // A node_modules that is a link (a git worktree sharing another's) is no directory to .gitignore's
-      // `node_modules/`, so git lists it; it is linked in below, as every clone's is.
-      .filter((path) => path && path !== "node_modules" && existsSync(join(ROOT, path)));
-    for (const path of files) {
-      mkdirSync(dirname(join(clone, path)), { recursive: true });
-      cpSync(join(ROOT, path), join(clone, path));
-    }
+    // Without node_modules, which is linked in below, as every clone's is.
+    copyProjectTree(clone);
     symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
   });
 

@@ -1,20 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ACTION, Runner } from "../helpers/action-runner.js";
 import { docBlock } from "../helpers/consumer.js";
+import { copyProjectTree } from "../helpers/files.js";
 import { childEnv, ROOT } from "../helpers/process.js";
 
 /**
@@ -33,17 +25,8 @@ const servers: number[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "loyalty-mock-action-"));
   checkout = join(dir, "loyalty-mock");
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  })
-    .split("\0")
-    // A worktree's node_modules may be a link git lists; a downloaded action has none.
-    .filter((path) => path && path !== "node_modules" && existsSync(join(ROOT, path)));
-  for (const path of files) {
-    mkdirSync(dirname(join(checkout, path)), { recursive: true });
-    cpSync(join(ROOT, path), join(checkout, path));
-  }
+  // A downloaded action has no node_modules.
+  copyProjectTree(checkout);
   runner = new Runner(join(dir, "job"), checkout);
 });
 
