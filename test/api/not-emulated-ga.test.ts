@@ -3,6 +3,7 @@ import { GA_OPERATIONS } from "../../src/http/operations/real-operations.js";
 import { OPERATIONS } from "../../src/http/operations/table.js";
 import { needsContract } from "../helpers/contract-skips.js";
 import { expectError, send } from "../helpers/http.js";
+import { concrete, eachNamedIs501, notEmulated } from "../helpers/not-emulated.js";
 import { loadLoyaltyV2GaOperations, loadLoyaltyV2Operations } from "../helpers/vendor-operations.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
@@ -19,12 +20,6 @@ const BETA = withBeta.skip ? [] : loadLoyaltyV2Operations();
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
 const emulated = (method: string, path: string) =>
   OPERATIONS.some((row) => row.method === method && shape(row.path) === shape(path));
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "zz_9");
-const notEmulated = (what: string) => ({
-  key: "not_emulated",
-  message: "Not emulated",
-  details: `${what} is not emulated by loyalty-mock`,
-});
 
 describe("the generally available Loyalty v2's operations we do not emulate", () => {
   it("the table is the GA file's list: every method of every path, with its operationId", gaFile, () => {
@@ -113,16 +108,10 @@ describe("the generally available Loyalty v2's operations we do not emulate", ()
       "POST /v2/oauth/token (announced in the vendor's changelog of 22 July 2026; no OpenAPI file describes it)",
     ],
   ] as const;
-  for (const [method, path, what] of named)
-    it(`${method} ${path} - 501 not_emulated naming it, with or without credentials`, async () => {
-      const { app, demo } = buildWorld();
-      const before = demo.incentives.get("linc_d0000000000000001").status;
-      for (const headers of [DEMO_KEYS, {}]) {
-        const res = await send(app, { method, path, headers, ...(method === "GET" ? {} : { body: {} }) });
-        expectError(res, 501, notEmulated(what));
-      }
-      expect(demo.incentives.get("linc_d0000000000000001").status).toBe(before);
-    });
+  eachNamedIs501(
+    named,
+    (method, path, _what) => `${method} ${path} - 501 not_emulated naming it, with or without credentials`,
+  );
 
   it("a path both versions document answers with the beta's name, as before the GA file was served", async () => {
     const { app } = buildWorld();

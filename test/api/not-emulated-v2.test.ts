@@ -3,6 +3,7 @@ import { BETA_OPERATIONS } from "../../src/http/operations/real-operations.js";
 import { OPERATIONS } from "../../src/http/operations/table.js";
 import { needsContract } from "../helpers/contract-skips.js";
 import { expectError, send } from "../helpers/http.js";
+import { concrete, eachNamedIs501, notEmulated } from "../helpers/not-emulated.js";
 import { loadLoyaltyV2Operations } from "../helpers/vendor-operations.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
@@ -15,12 +16,6 @@ const betaFile = needsContract("loyaltyV2");
 const BETA = betaFile.skip ? [] : loadLoyaltyV2Operations();
 const emulated = (method: string, path: string) =>
   OPERATIONS.some((row) => row.method === method && row.path === path);
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "zz_9");
-const notEmulated = (what: string) => ({
-  key: "not_emulated",
-  message: "Not emulated",
-  details: `${what} is not emulated by loyalty-mock`,
-});
 
 describe("the Loyalty v2 beta's operations we do not emulate", () => {
   it("the table is the beta file's list: every method of every path, with its operationId", betaFile, () => {
@@ -98,16 +93,11 @@ describe("the Loyalty v2 beta's operations we do not emulate", () => {
     ],
     ["GET", "/v2/loyalties/programs", "GET /v2/loyalties/programs (listPrograms)"],
   ] as const;
-  for (const [method, path, what] of named)
-    it(`${method} ${path} - 501 not_emulated naming ${what.split(" (")[1]?.slice(0, -1)}, with or without credentials`, async () => {
-      const { app, demo } = buildWorld();
-      const before = demo.incentives.get("linc_d0000000000000001").status;
-      for (const headers of [DEMO_KEYS, {}]) {
-        const res = await send(app, { method, path, headers, ...(method === "GET" ? {} : { body: {} }) });
-        expectError(res, 501, notEmulated(what));
-      }
-      expect(demo.incentives.get("linc_d0000000000000001").status).toBe(before);
-    });
+  eachNamedIs501(
+    named,
+    (method, path, what) =>
+      `${method} ${path} - 501 not_emulated naming ${what.split(" (")[1]?.slice(0, -1)}, with or without credentials`,
+  );
 
   it("a method the beta does not document on a served path is still 405; a path it lacks is still 404", async () => {
     const { app } = buildWorld();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations/table.js";
 import { needsContract } from "../helpers/contract-skips.js";
 import { expectError, send } from "../helpers/http.js";
+import { concrete } from "../helpers/not-emulated.js";
 import { loadVendorOperations } from "../helpers/vendor-operations.js";
 import { buildWorld, DEMO_KEYS } from "../helpers/world.js";
 
@@ -14,8 +15,6 @@ const vendorList = needsContract("vendorOperations");
 const VENDOR = vendorList.skip ? [] : loadVendorOperations();
 const emulated = (method: string, path: string) =>
   OPERATIONS.some((row) => row.method === method && row.path === path);
-/** A concrete path: each parameter a value no literal segment of the reference uses. */
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "zz_9");
 
 describe("operations of the real service we do not emulate", () => {
   it(
